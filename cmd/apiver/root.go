@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/printer"
+	"github.com/apiver/apiver/specs"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "apiver",
+		Short:         "Keep a date-versioned HTTP API honest",
+		Long:          "apiver reads dated OpenAPI snapshots, tells whether a spec change is allowed under the versioning policy, and writes the dated change history.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil))
+	return root
+}
+
+// pairFlags are the inputs every two-snapshot command takes.
+type pairFlags struct {
+	baseDate, revisionDate string
+	allowRemoteRefs        bool
+	configPath             string
+}
+
+func (f *pairFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.baseDate, "base-date", "", "release date of the base snapshot (default: the first YYYY-MM-DD in its file name)")
+	fs.StringVar(&f.revisionDate, "revision-date", "", "release date of the revision (default: the first YYYY-MM-DD in its file name)")
+	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
+	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+}
+
+// comparison is two loaded snapshots, the config, and their diff.
+type comparison struct {
+	base, revision *specs.Snapshot
+	config         policy.Config
+	result         *diff.Result
+}
+
+func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
+	cfg, err := policy.LoadConfig(f.configPath)
+	if err != nil {
+		return nil, err
+	}
+	baseDate, err := parseDate("--base-date", f.baseDate)
+	if err != nil {
+		return nil, err
+	}
+	revisionDate, err := parseDate("--revision-date", f.revisionDate)
+	if err != nil {
+		return nil, err
+	}
+	base, revision, err := specs.LoadPair(basePath, revisionPath,
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs})
+	if err != nil {
+		return nil, err
+	}
+	product := cfg.Product
+	if product == "" {
+		if product, err = specs.DetectProduct(base, revision); err != nil {
+			return nil, err
+		}
+	}
+	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	if err != nil {
+		return nil, err
+	}
+	return &comparison{base: base, revision: revision, config: cfg, result: result}, nil
+}
+
+func parseDate(flag, value string) (civil.Date, error) {
+	if value == "" {
+		return civil.Date{}, nil
+	}
+	d, err := civil.ParseDate(value)
+	if err != nil {
+		return civil.Date{}, fmt.Errorf("%s %q: not a date (want YYYY-MM-DD)", flag, value)
+	}
+	return d, nil
+}
+
+// today is the only place apiver reads the wall clock: the default check
+// date when neither --date nor the revision's name gives one.
+func today() civil.Date { return civil.DateOf(time.Now()) }
+
+func formatFlag(fs *pflag.FlagSet, target *string, formats []string) {
+	fs.StringVar(target, "format", "text", fmt.Sprintf("output format: %v", formats))
+}
+
+func checkFormat(formats []string, format string) error {
+	if !printer.ValidFormat(formats, format) {
+		return fmt.Errorf("--format %q: want one of %v", format, formats)
+	}
+	return nil
+}

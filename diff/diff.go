@@ -1,0 +1,233 @@
+package diff
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apiver/apiver/specs"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/oasdiff/checker"
+	oasdiff "github.com/oasdiff/oasdiff/diff"
+)
+
+// Options control a comparison.
+type Options struct {
+	// Product is the <product> of the vendor media types that name versions.
+	Product string
+	// Levels overrides oasdiff's level for a check id; LevelOff drops the
+	// check's changes.
+	Levels map[string]string
+}
+
+// LevelOff is the Levels value that turns a check off.
+const LevelOff = "off"
+
+// Result holds every pair of a comparison, in operation and version order.
+type Result struct {
+	Pairs []*Pair
+	// Base and Revision are the operations of each snapshot with their
+	// versions, for rules that look past the pairs (order, validity).
+	Base, Revision []*specs.Operation
+}
+
+// Changes lists every change of every pair.
+func (r *Result) Changes() []Change {
+	var all []Change
+	for _, p := range r.Pairs {
+		all = append(all, p.Changes...)
+	}
+	return all
+}
+
+// Compare pairs the operation-versions of two snapshots and diffs every pair.
+//
+// All pairs go through oasdiff in one run: each pair becomes an operation on
+// a path of its own in two synthetic documents, so schemas that several
+// pairs share are diffed once, and oasdiff never sees two versions' media
+// types side by side.
+func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
+	levels, err := checkLevels(opts.Levels)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Base:     specs.Operations(base.Doc, opts.Product),
+		Revision: specs.Operations(revision.Doc, opts.Product),
+	}
+	pairs := pairUp(base, revision, res.Base, res.Revision)
+
+	baseDoc, revDoc := syntheticDoc(base.Doc), syntheticDoc(revision.Doc)
+	sources := oasdiff.OperationsSourcesMap{}
+	for i, p := range pairs {
+		key := pairPath(i, p)
+		for _, s := range []struct {
+			doc  *openapi3.T
+			side *side
+		}{{baseDoc, p.base}, {revDoc, p.revision}} {
+			if s.side == nil {
+				continue
+			}
+			item := &openapi3.PathItem{}
+			item.SetOperation(methodOf(p.Operation), s.side.op)
+			s.doc.Paths.Set(key, item)
+			sources[s.side.op] = s.side.file
+		}
+	}
+
+	report, err := oasdiff.Get(oasdiff.NewConfig(oasdiff.WithExcludeElements([]string{oasdiff.ExcludeExamplesOption, oasdiff.ExcludeDescriptionOption})), baseDoc, revDoc)
+	if err != nil {
+		return nil, fmt.Errorf("diff of %s and %s: %w", base.Path, revision.Path, err)
+	}
+	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
+	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
+
+	localize := checker.NewDefaultLocalizer()
+	for _, c := range found {
+		i, ok := pairIndex(c)
+		if !ok || isClockDependent(c.GetId()) {
+			continue
+		}
+		p := pairs[i]
+		p.Changes = append(p.Changes, Change{
+			Operation: p.Operation,
+			Version:   p.Version,
+			ID:        c.GetId(),
+			Level:     levelOf(c.GetLevel()),
+			Message:   c.GetUncolorizedText(localize),
+			Location:  locationOf(c),
+		})
+	}
+	for _, p := range pairs {
+		p.Changes = dedupe(p.Changes)
+		res.Pairs = append(res.Pairs, p.Pair)
+	}
+	slices.SortStableFunc(res.Pairs, func(a, b *Pair) int {
+		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+	})
+	return res, nil
+}
+
+// syntheticDoc is a document to hold pair operations: the original's
+// security schemes (operations' security requirements name them) and no
+// paths yet.
+func syntheticDoc(doc *openapi3.T) *openapi3.T {
+	synth := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Paths: openapi3.NewPaths(), Security: doc.Security}
+	if doc.Components != nil {
+		synth.Components = &openapi3.Components{SecuritySchemes: doc.Components.SecuritySchemes}
+	}
+	return synth
+}
+
+// pairPath gives pair i a path of its own; the original path stays in it so
+// oasdiff still matches path parameters.
+func pairPath(i int, p pairing) string {
+	path := pathOf(p.Operation)
+	if p.revision != nil {
+		path = p.revision.path
+	}
+	return "/" + strconv.Itoa(i) + path
+}
+
+// pairIndex reads the pair a change belongs to back from its path.
+func pairIndex(c checker.Change) (int, bool) {
+	if c.GetSection() != "paths" {
+		return 0, false
+	}
+	head, _, _ := strings.Cut(strings.TrimPrefix(c.GetPath(), "/"), "/")
+	i, err := strconv.Atoi(head)
+	return i, err == nil
+}
+
+func methodOf(operation string) string { m, _, _ := strings.Cut(operation, " "); return m }
+func pathOf(operation string) string   { _, p, _ := strings.Cut(operation, " "); return p }
+
+// isClockDependent reports checks whose result depends on the wall clock:
+// oasdiff compares x-sunset dates with time.Now(). Sunsets are judged by
+// apiver's own lifecycle rules against the injected check date instead.
+func isClockDependent(id string) bool { return strings.Contains(id, "sunset") }
+
+func levelOf(l checker.Level) Level {
+	switch l {
+	case checker.ERR:
+		return Error
+	case checker.WARN:
+		return Warning
+	}
+	return Info
+}
+
+// locationOf is where the change is in the revision, or in the base for a
+// removal, falling back to whichever side oasdiff knows.
+func locationOf(c checker.Change) *Location {
+	first, second := c.GetRevisionSource(), c.GetBaseSource()
+	if isRemoval(c.GetId()) {
+		first, second = second, first
+	}
+	for _, s := range []*checker.Source{first, second} {
+		if s != nil && s.File != "" && s.Line > 0 {
+			return &Location{File: s.File, Line: s.Line}
+		}
+	}
+	return nil
+}
+
+func isRemoval(id string) bool {
+	return strings.Contains(id, "-removed") || strings.Contains(id, "-deleted")
+}
+
+// dedupe sorts a pair's changes and drops repeats: one schema edit seen
+// through several media types (json, csv) of one version is one change.
+func dedupe(changes []Change) []Change {
+	slices.SortStableFunc(changes, compareChanges)
+	return slices.CompactFunc(changes, func(a, b Change) bool { return a.ID == b.ID && a.Message == b.Message })
+}
+
+func compareChanges(a, b Change) int {
+	return cmp.Or(cmp.Compare(a.Level.Rank(), b.Level.Rank()), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Message, b.Message), compareLocations(a.Location, b.Location))
+}
+
+func compareLocations(a, b *Location) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+}
+
+// checkLevels turns level names into oasdiff levels, refusing unknown check
+// ids (oasdiff would exit the process on one).
+func checkLevels(names map[string]string) (map[string]checker.Level, error) {
+	known := checker.GetCheckLevels()
+	levels := map[string]checker.Level{}
+	for id, name := range names {
+		if _, ok := known[id]; !ok {
+			return nil, fmt.Errorf("unknown oasdiff check id %q", id)
+		}
+		switch name {
+		case string(Error):
+			levels[id] = checker.ERR
+		case string(Warning):
+			levels[id] = checker.WARN
+		case string(Info):
+			levels[id] = checker.INFO
+		case LevelOff:
+			levels[id] = checker.NONE
+		default:
+			return nil, fmt.Errorf("check %q: unknown level %q (want error, warning, info or off)", id, name)
+		}
+	}
+	return levels, nil
+}
+
+// IsCheckID reports whether id is one of oasdiff's check ids.
+func IsCheckID(id string) bool {
+	_, ok := checker.GetCheckLevels()[id]
+	return ok
+}

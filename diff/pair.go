@@ -1,0 +1,126 @@
+package diff
+
+import (
+	"github.com/apiver/apiver/specs"
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// side is one operation view of a pair with the file it came from.
+type side struct {
+	path string
+	file string
+	op   *openapi3.Operation
+}
+
+type pairing struct {
+	*Pair
+	base, revision *side
+}
+
+// pairUp decides what each operation-version of the revision is compared
+// with, and which ones of the base are gone.
+func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) []pairing {
+	baseByKey := map[string]*specs.Operation{}
+	for _, op := range baseOps {
+		baseByKey[op.Key()] = op
+	}
+	revByKey := map[string]*specs.Operation{}
+	for _, op := range revOps {
+		revByKey[op.Key()] = op
+	}
+	baseSide := func(op *specs.Operation, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: base.Path, op: view}
+	}
+	revSide := func(op *specs.Operation, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: revision.Path, op: view}
+	}
+
+	var pairs []pairing
+	add := func(p Pair, b, r *side) { pairs = append(pairs, pairing{Pair: &p, base: b, revision: r}) }
+
+	for _, r := range revOps {
+		b := baseByKey[r.Key()]
+		if !r.Versioned() {
+			if b != nil && b.Unversioned != nil {
+				add(Pair{Operation: r.Name(), Kind: Unversioned}, baseSide(b, b.Unversioned), revSide(r, r.Unversioned))
+			} else {
+				add(Pair{Operation: r.Name(), Kind: Added}, nil, revSide(r, r.Unversioned))
+			}
+			continue
+		}
+		for i, v := range r.Versions {
+			if b != nil {
+				if old := b.Version(v.Name); old != nil {
+					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+					continue
+				}
+			}
+			// The predecessor is the newest older version, from the revision
+			// or else the base; an operation versioned for the first time
+			// succeeds its unversioned self.
+			switch {
+			case i > 0:
+				prev := r.Versions[i-1]
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, revSide(r, prev.View), revSide(r, v.View))
+			case b != nil && olderVersion(b, v.Name) != nil:
+				prev := olderVersion(b, v.Name)
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, baseSide(b, prev.View), revSide(r, v.View))
+			case b != nil && b.Unversioned != nil:
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, b.Unversioned), revSide(r, v.View))
+			default:
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.View))
+			}
+		}
+		for _, v := range r.PreRelease {
+			if old := preRelease(b, v.Name); old != nil {
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+			} else {
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.View))
+			}
+		}
+	}
+
+	for _, b := range baseOps {
+		r := revByKey[b.Key()]
+		if !b.Versioned() {
+			if r == nil {
+				add(Pair{Operation: b.Name(), Kind: Removed}, baseSide(b, b.Unversioned), nil)
+			}
+			continue
+		}
+		for _, v := range b.Versions {
+			if r == nil || r.Version(v.Name) == nil {
+				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.View), nil)
+			}
+		}
+		for _, v := range b.PreRelease {
+			if preRelease(r, v.Name) == nil {
+				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.View), nil)
+			}
+		}
+	}
+	return pairs
+}
+
+// olderVersion is the newest version of op older than name, or nil.
+func olderVersion(op *specs.Operation, name string) *specs.Version {
+	for i := len(op.Versions) - 1; i >= 0; i-- {
+		if op.Versions[i].Name < name {
+			return &op.Versions[i]
+		}
+	}
+	return nil
+}
+
+// preRelease is the pre-release version of op with the given name, or nil.
+func preRelease(op *specs.Operation, name string) *specs.Version {
+	if op == nil {
+		return nil
+	}
+	for i := range op.PreRelease {
+		if op.PreRelease[i].Name == name {
+			return &op.PreRelease[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,303 @@
+package policy
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
+)
+
+// Finding is one rule's verdict on one operation-version.
+type Finding struct {
+	Rule      string   `json:"rule"`
+	Severity  Severity `json:"severity"`
+	Operation string   `json:"operation"`
+	Version   string   `json:"version"`
+	// Change is the oasdiff check id behind the finding, "" when the finding
+	// has no single change.
+	Change   string         `json:"change"`
+	Message  string         `json:"message"`
+	Exempted bool           `json:"exempted"`
+	Location *diff.Location `json:"location,omitempty"`
+}
+
+// Report is the outcome of a check.
+type Report struct {
+	Date     civil.Date
+	Findings []Finding
+}
+
+// Counts counts findings by severity; exempted ones are counted apart.
+type Counts struct {
+	Errors, Warnings, Infos, Exempted int
+}
+
+// Counts tallies the report.
+func (r *Report) Counts() Counts {
+	var c Counts
+	for _, f := range r.Findings {
+		switch {
+		case f.Exempted:
+			c.Exempted++
+		case f.Severity == Error:
+			c.Errors++
+		case f.Severity == Warning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	return c
+}
+
+// Failed reports whether a finding at or above failOn is not exempted.
+func (r *Report) Failed(failOn Severity) bool {
+	for _, f := range r.Findings {
+		if !f.Exempted && f.Severity.Rank() <= failOn.Rank() {
+			return true
+		}
+	}
+	return false
+}
+
+// Input is what a check judges.
+type Input struct {
+	Base, Revision *specs.Snapshot
+	Result         *diff.Result
+	// Date is "today" for the policy.
+	Date   civil.Date
+	Config Config
+}
+
+// Check applies every rule to a comparison.
+func Check(in Input) *Report {
+	c := checker{in: in}
+	c.changesInExistingVersions()
+	c.bumpsWithoutBreakingChange()
+	c.versionOrder()
+	c.invalidVersions()
+	c.removedOperations()
+	c.applyExemptions()
+	slices.SortStableFunc(c.findings, compareFindings)
+	return &Report{Date: in.Date, Findings: c.findings}
+}
+
+type checker struct {
+	in       Input
+	findings []Finding
+}
+
+// add records a finding at the rule's severity, or at most cap for findings
+// that inherit a change's level; the config's severity for the rule wins.
+func (c *checker) add(f Finding, capAt Severity) {
+	rule, _ := LookupRule(f.Rule)
+	severity := rule.Severity
+	if configured, ok := c.in.Config.Severity[f.Rule]; ok {
+		if configured == diff.LevelOff {
+			return
+		}
+		severity = Severity(configured)
+	}
+	if capAt != "" && capAt.Rank() > severity.Rank() {
+		severity = capAt
+	}
+	f.Severity = severity
+	c.findings = append(c.findings, f)
+}
+
+func (c *checker) changesInExistingVersions() {
+	for _, p := range c.in.Result.Pairs {
+		if p.PreRelease || (p.Kind != diff.Same && p.Kind != diff.Unversioned) {
+			continue
+		}
+		for _, ch := range p.Changes {
+			if ch.Level == diff.Info {
+				continue
+			}
+			where := "the unversioned operation"
+			if p.Version != "" {
+				where = "existing version " + p.Version
+			}
+			c.add(Finding{
+				Rule: BreakingChangeWithoutNewVersion, Operation: p.Operation, Version: p.Version, Change: ch.ID,
+				Message:  fmt.Sprintf("%s, in %s", ch.Message, where),
+				Location: ch.Location,
+			}, ch.Level)
+		}
+	}
+}
+
+func (c *checker) bumpsWithoutBreakingChange() {
+	for _, p := range c.in.Result.Pairs {
+		// The first version of a legacy operation is a migration, not a bump.
+		if p.Kind != diff.Bump || p.Predecessor == "" || p.Breaking() {
+			continue
+		}
+		c.add(Finding{
+			Rule: NewVersionWithoutBreakingChange, Operation: p.Operation, Version: p.Version,
+			Message:  fmt.Sprintf("Version %s was added although it has no breaking change from version %s.", p.Version, p.Predecessor),
+			Location: c.versionLocation(p.Operation, p.Version),
+		}, "")
+	}
+}
+
+func (c *checker) versionOrder() {
+	revDate := c.in.Revision.Date
+	for _, p := range c.in.Result.Pairs {
+		if p.PreRelease || p.Version == "" || (p.Kind != diff.Bump && p.Kind != diff.Added) {
+			continue
+		}
+		loc := c.versionLocation(p.Operation, p.Version)
+		if !revDate.IsZero() && p.Version > revDate.String() {
+			c.add(Finding{
+				Rule: VersionOutOfOrder, Operation: p.Operation, Version: p.Version, Location: loc,
+				Message: fmt.Sprintf("Version %s is dated after the revision's date %s.", p.Version, revDate),
+			}, "")
+		}
+		if newest := c.newestBaseVersion(p.Operation); newest != "" && p.Version <= newest {
+			c.add(Finding{
+				Rule: VersionOutOfOrder, Operation: p.Operation, Version: p.Version, Location: loc,
+				Message: fmt.Sprintf("Version %s was added although version %s already existed; a new version must be newer than every existing one.", p.Version, newest),
+			}, "")
+		}
+	}
+}
+
+func (c *checker) invalidVersions() {
+	for _, op := range c.in.Result.Revision {
+		for _, bad := range op.Invalid {
+			c.add(Finding{
+				Rule: InvalidVersion, Operation: op.Name(), Version: bad.Version,
+				Message:  fmt.Sprintf("Media type %q names version %q, which is not a real date.", bad.MediaType, bad.Version),
+				Location: c.versionLocation(op.Name(), bad.Version),
+			}, "")
+		}
+	}
+}
+
+func (c *checker) removedOperations() {
+	for _, p := range c.in.Result.Pairs {
+		if p.Kind != diff.Removed || p.Version != "" {
+			continue
+		}
+		c.add(Finding{
+			Rule: OperationRemoved, Operation: p.Operation,
+			Message:  fmt.Sprintf("The unversioned operation %s was removed.", p.Operation),
+			Location: operationLocation(c.in.Base, findOperation(c.in.Result.Base, p.Operation)),
+		}, "")
+	}
+}
+
+// applyExemptions marks findings that an unexpired exemption covers, and
+// reports expired exemptions, which cover nothing.
+func (c *checker) applyExemptions() {
+	var live []Exemption
+	for _, e := range c.in.Config.Exemptions {
+		if e.Expires.Before(c.in.Date) {
+			c.add(Finding{
+				Rule: ExemptionExpired, Operation: e.Operation, Version: e.Version, Change: e.Change,
+				Message: fmt.Sprintf("The exemption for %s (%s) expired on %s.", e.Operation, e.Reason, e.Expires),
+			}, "")
+			continue
+		}
+		live = append(live, e)
+	}
+	for i := range c.findings {
+		f := &c.findings[i]
+		for _, e := range live {
+			if e.matches(f) {
+				f.Exempted = true
+				break
+			}
+		}
+	}
+}
+
+func (e Exemption) matches(f *Finding) bool {
+	if e.Rule != f.Rule || (e.Version != "" && e.Version != f.Version) || (e.Change != "" && e.Change != f.Change) {
+		return false
+	}
+	wantMethod, wantPath, _ := strings.Cut(e.Operation, " ")
+	method, opPath, _ := strings.Cut(f.Operation, " ")
+	if wantMethod != "*" && !strings.EqualFold(wantMethod, method) {
+		return false
+	}
+	// path.Match's * stops at "/", so it matches exactly one segment.
+	ok, err := path.Match(wantPath, opPath)
+	return err == nil && ok
+}
+
+func (c *checker) newestBaseVersion(operation string) string {
+	op := findOperation(c.in.Result.Base, operation)
+	if op == nil {
+		// The operation may be renamed only in its path parameters.
+		op = findByKey(c.in.Result.Base, findOperation(c.in.Result.Revision, operation))
+	}
+	if op == nil || len(op.Versions) == 0 {
+		return ""
+	}
+	return op.Versions[len(op.Versions)-1].Name
+}
+
+// versionLocation is where the revision's operation names the version, or
+// the operation itself.
+func (c *checker) versionLocation(operation, version string) *diff.Location {
+	op := findOperation(c.in.Result.Revision, operation)
+	if op == nil {
+		return nil
+	}
+	if line := op.VersionLine(version); line > 0 {
+		return &diff.Location{File: c.in.Revision.Path, Line: line}
+	}
+	return operationLocation(c.in.Revision, op)
+}
+
+func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {
+	if op == nil {
+		return nil
+	}
+	if line := op.Line(); line > 0 {
+		return &diff.Location{File: s.Path, Line: line}
+	}
+	return nil
+}
+
+func findOperation(ops []*specs.Operation, name string) *specs.Operation {
+	for _, op := range ops {
+		if op.Name() == name {
+			return op
+		}
+	}
+	return nil
+}
+
+func findByKey(ops []*specs.Operation, like *specs.Operation) *specs.Operation {
+	if like == nil {
+		return nil
+	}
+	for _, op := range ops {
+		if op.Key() == like.Key() {
+			return op
+		}
+	}
+	return nil
+}
+
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
+		cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)),
+		cmp.Compare(a.Operation, b.Operation),
+		cmp.Compare(a.Version, b.Version),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Change, b.Change),
+		cmp.Compare(a.Message, b.Message),
+	)
+}
+
+func pathOf(operation string) string { _, p, _ := strings.Cut(operation, " "); return p }

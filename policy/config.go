@@ -1,0 +1,198 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"go.yaml.in/yaml/v3"
+)
+
+// SnapshotMode says what a snapshot publishes.
+type SnapshotMode string
+
+const (
+	// AllVersions: every supported version of each operation is in the
+	// snapshot, so a version missing from it was removed.
+	AllVersions SnapshotMode = "all-versions"
+	// LatestVersion: only the newest version of each operation is, so a
+	// version replaced by a newer one was deprecated, not removed.
+	LatestVersion SnapshotMode = "latest-version"
+)
+
+// DefaultConfigFile is read from the current directory when --config is not
+// given.
+const DefaultConfigFile = "apiver.yaml"
+
+// Config is apiver.yaml.
+type Config struct {
+	// Product is the <product> of the vendor media types; detected when empty.
+	Product           string       `yaml:"product"`
+	DeprecationMonths int          `yaml:"deprecationMonths"`
+	Snapshot          SnapshotMode `yaml:"snapshot"`
+	// Severity maps apiver rule ids and oasdiff check ids to error, warning,
+	// info or off.
+	Severity   map[string]string `yaml:"severity"`
+	Exemptions []Exemption       `yaml:"exemptions"`
+}
+
+// Exemption lets matching findings pass until it expires.
+type Exemption struct {
+	// Rule defaults to breaking-change-without-new-version.
+	Rule string `yaml:"rule"`
+	// Operation is "METHOD /path"; * matches one path segment, and the
+	// method may be *.
+	Operation string     `yaml:"operation"`
+	Version   string     `yaml:"version"`
+	Change    string     `yaml:"change"`
+	Reason    string     `yaml:"reason"`
+	Expires   civil.Date `yaml:"expires"`
+}
+
+// DefaultConfig is the policy without a config file.
+func DefaultConfig() Config {
+	return Config{DeprecationMonths: 12, Snapshot: AllVersions}
+}
+
+// LoadConfig reads a config file. With path empty it reads apiver.yaml from
+// the current directory if there is one, and otherwise uses the defaults.
+func LoadConfig(path string) (Config, error) {
+	if path == "" {
+		if _, err := os.Stat(DefaultConfigFile); err != nil {
+			return DefaultConfig(), nil
+		}
+		path = DefaultConfigFile
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig reads config bytes strictly: an unknown key or a bad value is
+// an error naming it.
+func ParseConfig(name string, data []byte) (Config, error) {
+	cfg := DefaultConfig()
+	if err := decodeStrict(data, &cfg); err != nil {
+		return Config{}, fmt.Errorf("%s: %s", name, err)
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %s", name, err)
+	}
+	return cfg, nil
+}
+
+// LoadExemptions reads a separate exemptions file: the same list under
+// `exemptions:`.
+func LoadExemptions(path string) ([]Exemption, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	var file struct {
+		Exemptions []Exemption `yaml:"exemptions"`
+	}
+	if err := decodeStrict(data, &file); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, err)
+	}
+	for i, e := range file.Exemptions {
+		if err := e.validate(); err != nil {
+			return nil, fmt.Errorf("%s: exemptions[%d]: %s", path, i, err)
+		}
+	}
+	return file.Exemptions, nil
+}
+
+func decodeStrict(data []byte, out any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(out)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))
+	}
+	return nil
+}
+
+var productName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+func (c *Config) validate() error {
+	if c.Product != "" && !productName.MatchString(c.Product) {
+		return fmt.Errorf("product: %q is not a media type product name (lower-case letters, digits, -)", c.Product)
+	}
+	if c.DeprecationMonths < 1 {
+		return fmt.Errorf("deprecationMonths: must be at least 1, got %d", c.DeprecationMonths)
+	}
+	if c.Snapshot != AllVersions && c.Snapshot != LatestVersion {
+		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)
+	}
+	for id, level := range c.Severity {
+		if _, ok := LookupRule(id); !ok && !diff.IsCheckID(id) {
+			return fmt.Errorf("severity: %q is neither an apiver rule id nor an oasdiff check id", id)
+		}
+		switch level {
+		case string(Error), string(Warning), string(Info), diff.LevelOff:
+		default:
+			return fmt.Errorf("severity.%s: %q is not error, warning, info or off", id, level)
+		}
+	}
+	for i, e := range c.Exemptions {
+		if err := e.validate(); err != nil {
+			return fmt.Errorf("exemptions[%d]: %s", i, err)
+		}
+	}
+	return nil
+}
+
+var operationPattern = regexp.MustCompile(`^(\*|[A-Za-z]+) (/\S*)$`)
+
+func (e *Exemption) validate() error {
+	if e.Rule == "" {
+		e.Rule = BreakingChangeWithoutNewVersion
+	}
+	if _, ok := LookupRule(e.Rule); !ok {
+		return fmt.Errorf("rule: %q is not an apiver rule id", e.Rule)
+	}
+	if !operationPattern.MatchString(e.Operation) {
+		return fmt.Errorf("operation: %q is not \"METHOD /path\"", e.Operation)
+	}
+	if e.Version != "" {
+		if _, err := civil.ParseDate(e.Version); err != nil {
+			return fmt.Errorf("version: %q is not a date", e.Version)
+		}
+	}
+	if e.Change != "" && !diff.IsCheckID(e.Change) {
+		return fmt.Errorf("change: %q is not an oasdiff check id", e.Change)
+	}
+	if strings.TrimSpace(e.Reason) == "" {
+		return errors.New("reason: required")
+	}
+	if e.Expires.IsZero() {
+		return errors.New("expires: required")
+	}
+	return nil
+}
+
+// ChangeLevels are the levels to give oasdiff's checks: apiver's defaults,
+// then the config's overrides.
+func (c *Config) ChangeLevels() map[string]string {
+	levels := map[string]string{}
+	for id, level := range DefaultChangeLevels {
+		levels[id] = level
+	}
+	for id, level := range c.Severity {
+		if diff.IsCheckID(id) {
+			levels[id] = level
+		}
+	}
+	return levels
+}

@@ -1,0 +1,64 @@
+// Package policy judges the changes between two snapshots against the
+// versioning policy: rules declared as data, config, exemptions, and the
+// check date (always injected, never read from the wall clock here).
+package policy
+
+import (
+	"slices"
+
+	"github.com/apiver/apiver/diff"
+)
+
+// Severity is how a finding counts: an error fails the check.
+type Severity = diff.Level
+
+const (
+	Error   = diff.Error
+	Warning = diff.Warning
+	Info    = diff.Info
+)
+
+// Rule is one versioning rule. A retired rule keeps its id.
+type Rule struct {
+	ID       string
+	Purpose  string
+	Severity Severity
+}
+
+// Rule ids.
+const (
+	BreakingChangeWithoutNewVersion = "breaking-change-without-new-version"
+	NewVersionWithoutBreakingChange = "new-version-without-breaking-change"
+	VersionOutOfOrder               = "version-out-of-order"
+	InvalidVersion                  = "invalid-version"
+	OperationRemoved                = "operation-removed"
+	ExemptionExpired                = "exemption-expired"
+)
+
+// Rules is the catalogue, in the order `apiver rules` prints it.
+var Rules = []Rule{
+	{BreakingChangeWithoutNewVersion, "A breaking change (one oasdiff rates as an error) was made inside an existing version or an unversioned operation; it needs a new version.", Error},
+	{NewVersionWithoutBreakingChange, "A new version was released whose diff against its predecessor has no breaking change; a version is exposed only for a breaking change.", Warning},
+	{VersionOutOfOrder, "A new version is dated after the revision's date, or is not newer than every existing version of its operation.", Error},
+	{InvalidVersion, "A vendor media type names a version that is not a real date.", Error},
+	{OperationRemoved, "An unversioned operation was removed.", Error},
+	{ExemptionExpired, "An exemption's expires date is before the check date; it no longer exempts anything.", Error},
+}
+
+// LookupRule returns the rule with the given id.
+func LookupRule(id string) (Rule, bool) {
+	i := slices.IndexFunc(Rules, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return Rules[i], true
+}
+
+// DefaultChangeLevels are apiver's departures from oasdiff's levels.
+// Date-versioned APIs ship new response enum values in place and expect
+// clients to tolerate them (Stripe's policy; the seed's section 9.3), so an
+// added response enum value is a warning, not an error.
+var DefaultChangeLevels = map[string]string{
+	"response-property-enum-value-added":  string(Warning),
+	"response-mediatype-enum-value-added": string(Warning),
+}

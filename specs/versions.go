@@ -1,0 +1,320 @@
+package specs
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Operation is one method on one path with the resource versions it carries.
+type Operation struct {
+	Method string
+	Path   string
+	// Op is the operation as written, for lifecycle facts (deprecated,
+	// x-sunset) that are not part of any one version's view.
+	Op *openapi3.Operation
+	// Versions are the dated versions, oldest first.
+	Versions []Version
+	// PreRelease versions (preview, .upcoming) are listed but never gated.
+	PreRelease []Version
+	// Invalid holds vendor media types whose version is not a real date.
+	Invalid []*InvalidVersionError
+	// Unversioned is the operation's view when it carries no version.
+	Unversioned *openapi3.Operation
+}
+
+// Name is "METHOD /path", the way findings name an operation.
+func (o *Operation) Name() string { return o.Method + " " + o.Path }
+
+// Key identifies the operation across snapshots: path parameter names do not
+// matter, so a renamed parameter still pairs.
+func (o *Operation) Key() string { return o.Method + " " + pathParam.ReplaceAllString(o.Path, "{}") }
+
+var pathParam = regexp.MustCompile(`\{[^}]*\}`)
+
+// Versioned reports whether the operation carries any vendor version.
+func (o *Operation) Versioned() bool {
+	return len(o.Versions)+len(o.PreRelease)+len(o.Invalid) > 0
+}
+
+// Version returns the dated version with the given name, or nil.
+func (o *Operation) Version(name string) *Version {
+	for i := range o.Versions {
+		if o.Versions[i].Name == name {
+			return &o.Versions[i]
+		}
+	}
+	return nil
+}
+
+// Version is one resource version of an operation.
+type Version struct {
+	Name string
+	// Date is the version's date; for a pre-release, the date it names, if any.
+	Date       civil.Date
+	PreRelease bool
+	// View is the operation restricted to this version: its parameters, and
+	// its request body and responses with only this version's media types
+	// (renamed to their version-free form) and the unversioned ones.
+	View *openapi3.Operation
+}
+
+// DetectProduct finds the <product> of the vendor media types in the
+// documents. It is an error for them to name two products. An empty result
+// means no document carries a version.
+func DetectProduct(snapshots ...*Snapshot) (string, error) {
+	first := map[string]string{} // product -> file that names it first
+	var products []string
+	for _, s := range snapshots {
+		eachMediaType(s.Doc, func(name string) {
+			mt, ok, err := ParseMediaType(name)
+			var invalid *InvalidVersionError
+			if errors.As(err, &invalid) {
+				mt, ok = productOfInvalid(name), true
+			}
+			if !ok {
+				return
+			}
+			if _, seen := first[mt.Product]; !seen {
+				first[mt.Product] = s.Path
+				products = append(products, mt.Product)
+			}
+		})
+	}
+	switch len(products) {
+	case 0:
+		return "", nil
+	case 1:
+		return products[0], nil
+	}
+	slices.Sort(products)
+	return "", &Error{File: first[products[1]], Msg: fmt.Sprintf("media types of two products (%s): set `product` in the config to choose one", strings.Join(products, ", "))}
+}
+
+func productOfInvalid(name string) MediaType {
+	sub := strings.TrimPrefix(name, "application/vnd.")
+	product, _, _ := strings.Cut(sub, ".")
+	return MediaType{Product: product}
+}
+
+func eachMediaType(doc *openapi3.T, fn func(string)) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for name := range op.RequestBody.Value.Content {
+					fn(name)
+				}
+			}
+			if op.Responses == nil {
+				continue
+			}
+			for _, resp := range op.Responses.Map() {
+				if resp.Value != nil {
+					for name := range resp.Value.Content {
+						fn(name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Operations lists the operations of a snapshot, sorted by path and method,
+// with the versions of product they carry.
+func Operations(doc *openapi3.T, product string) []*Operation {
+	var ops []*Operation
+	for _, path := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
+		item := doc.Paths.Value(path)
+		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
+			ops = append(ops, newOperation(method, path, item, item.GetOperation(method), product))
+		}
+	}
+	return ops
+}
+
+func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product string) *Operation {
+	o := &Operation{Method: method, Path: path, Op: op}
+	versions := map[string]MediaType{}
+	invalid := map[string]*InvalidVersionError{}
+	visit := func(name string) {
+		mt, ok, err := ParseMediaType(name)
+		var bad *InvalidVersionError
+		if errors.As(err, &bad) && productOfInvalid(name).Product == product {
+			invalid[name] = bad
+		}
+		if ok && mt.Product == product {
+			versions[mt.Version] = mt
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		for name := range op.RequestBody.Value.Content {
+			visit(name)
+		}
+	}
+	if op.Responses != nil {
+		for _, resp := range op.Responses.Map() {
+			if resp.Value != nil {
+				for name := range resp.Value.Content {
+					visit(name)
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(invalid)) {
+		o.Invalid = append(o.Invalid, invalid[name])
+	}
+	if len(versions) == 0 && len(invalid) == 0 {
+		o.Unversioned = view(item, op, func(string) (string, bool) { return "", true })
+		return o
+	}
+	for _, name := range slices.Sorted(maps.Keys(versions)) {
+		mt := versions[name]
+		v := Version{Name: name, PreRelease: mt.PreRelease}
+		if d, err := civil.ParseDate(strings.TrimSuffix(name, ".upcoming")); err == nil {
+			v.Date = d
+		}
+		v.View = view(item, op, keepVersion(product, name))
+		if v.PreRelease {
+			o.PreRelease = append(o.PreRelease, v)
+		} else {
+			o.Versions = append(o.Versions, v)
+		}
+	}
+	return o
+}
+
+// keepVersion decides, for each media type name, whether a version's view
+// keeps it and under which name: the version's own media types lose their
+// version so they pair with another version's; unversioned media types
+// belong to every version; other versions' media types are dropped.
+func keepVersion(product, version string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		mt, ok, err := ParseMediaType(name)
+		switch {
+		case err != nil:
+			return "", false
+		case !ok || mt.Product != product:
+			return name, true
+		case mt.Version == version:
+			return mt.Normalized(), true
+		}
+		return "", false
+	}
+}
+
+// view builds an operation restricted by keep. It copies only the parts it
+// changes: schemas stay shared with the document.
+func view(item *openapi3.PathItem, op *openapi3.Operation, keep func(string) (string, bool)) *openapi3.Operation {
+	v := *op
+	v.Parameters = mergeParameters(item.Parameters, op.Parameters)
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		content, emptied := filterContent(op.RequestBody.Value.Content, keep)
+		if emptied {
+			v.RequestBody = nil
+		} else {
+			body := *op.RequestBody.Value
+			body.Content = content
+			v.RequestBody = &openapi3.RequestBodyRef{Value: &body, Extensions: op.RequestBody.Extensions, Origin: op.RequestBody.Origin}
+		}
+	}
+	if op.Responses != nil {
+		responses := openapi3.NewResponsesWithCapacity(op.Responses.Len())
+		responses.Extensions = op.Responses.Extensions
+		responses.Origin = op.Responses.Origin
+		for status, ref := range op.Responses.Map() {
+			if ref.Value == nil {
+				continue
+			}
+			content, emptied := filterContent(ref.Value.Content, keep)
+			if emptied {
+				continue
+			}
+			resp := *ref.Value
+			resp.Content = content
+			responses.Set(status, &openapi3.ResponseRef{Value: &resp, Extensions: ref.Extensions, Origin: ref.Origin})
+		}
+		v.Responses = responses
+	}
+	return &v
+}
+
+// filterContent keeps the media types keep accepts; emptied reports that a
+// non-empty content map lost every entry, so the body or response does not
+// belong to this view at all.
+func filterContent(content openapi3.Content, keep func(string) (string, bool)) (kept openapi3.Content, emptied bool) {
+	if len(content) == 0 {
+		return content, false
+	}
+	kept = openapi3.Content{}
+	for name, mt := range content {
+		if newName, ok := keep(name); ok {
+			kept[newName] = mt
+		}
+	}
+	return kept, len(kept) == 0
+}
+
+// mergeParameters puts path-level parameters into the operation's list unless
+// the operation overrides them, as OpenAPI specifies.
+func mergeParameters(pathLevel, opLevel openapi3.Parameters) openapi3.Parameters {
+	if len(pathLevel) == 0 {
+		return opLevel
+	}
+	merged := slices.Clone(opLevel)
+	for _, p := range pathLevel {
+		if p.Value == nil || opLevel.GetByInAndName(p.Value.In, p.Value.Name) != nil {
+			continue
+		}
+		merged = append(merged, p)
+	}
+	return merged
+}
+
+// Line is where the operation starts in its file, 0 when unknown.
+func (o *Operation) Line() int {
+	if o.Op.Origin != nil && o.Op.Origin.Key != nil {
+		return o.Op.Origin.Key.Line
+	}
+	return 0
+}
+
+// VersionLine is the line of the first media type that names the version:
+// in the request body, else in the lowest response status. 0 when unknown.
+func (o *Operation) VersionLine(version string) int {
+	if o.Op.RequestBody != nil && o.Op.RequestBody.Value != nil {
+		if line := contentLine(o.Op.RequestBody.Value.Content, version); line > 0 {
+			return line
+		}
+	}
+	if o.Op.Responses == nil {
+		return 0
+	}
+	responses := o.Op.Responses.Map()
+	for _, status := range slices.Sorted(maps.Keys(responses)) {
+		if r := responses[status]; r.Value != nil {
+			if line := contentLine(r.Value.Content, version); line > 0 {
+				return line
+			}
+		}
+	}
+	return 0
+}
+
+func contentLine(content openapi3.Content, version string) int {
+	for _, name := range slices.Sorted(maps.Keys(content)) {
+		mt, ok, err := ParseMediaType(name)
+		var bad *InvalidVersionError
+		if (ok && mt.Version == version) || (errors.As(err, &bad) && bad.Version == version) {
+			if m := content[name]; m.Origin != nil && m.Origin.Key != nil {
+				return m.Origin.Key.Line
+			}
+		}
+	}
+	return 0
+}
