@@ -3,6 +3,7 @@ package diff
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,6 +86,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 
 	localize := checker.NewDefaultLocalizer()
+	names := mediaTypeNames(opts.Product)
 	for _, c := range found {
 		i, ok := pairIndex(c)
 		if !ok || isClockDependent(c.GetId()) {
@@ -96,12 +98,12 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 			Version:   p.Version,
 			ID:        c.GetId(),
 			Level:     levelOf(c.GetLevel()),
-			Message:   c.GetUncolorizedText(localize),
+			Message:   names.restore(c.GetUncolorizedText(localize), p.Version),
 			Location:  locationOf(c),
 		})
 	}
 	for _, p := range pairs {
-		p.Changes = dedupe(p.Changes)
+		p.Changes = names.dedupe(p.Changes)
 		res.Pairs = append(res.Pairs, p.Pair)
 	}
 	slices.SortStableFunc(res.Pairs, func(a, b *Pair) int {
@@ -178,11 +180,47 @@ func isRemoval(id string) bool {
 	return strings.Contains(id, "-removed") || strings.Contains(id, "-deleted")
 }
 
+// mediaTypeNamer rewrites the version-free media type names the diff ran on
+// back to the versions users know.
+type mediaTypeNamer struct {
+	product   string
+	inDiff    *regexp.Regexp // application/vnd.<product>+<suffix>, as diffed
+	anySuffix *regexp.Regexp // a vendor media type of the product, any version and suffix
+}
+
+func mediaTypeNames(product string) mediaTypeNamer {
+	if product == "" {
+		return mediaTypeNamer{}
+	}
+	q := regexp.QuoteMeta(product)
+	return mediaTypeNamer{
+		product:   product,
+		inDiff:    regexp.MustCompile(`application/vnd\.` + q + `(\+[\w.-]+)?\b`),
+		anySuffix: regexp.MustCompile(`application/vnd\.` + q + `(\.[\w.-]+)?\+[\w.-]+`),
+	}
+}
+
+// restore names the pair's version in a message's media types.
+func (n mediaTypeNamer) restore(message, version string) string {
+	if n.inDiff == nil || version == "" {
+		return message
+	}
+	return n.inDiff.ReplaceAllString(message, "application/vnd."+n.product+"."+version+"$1")
+}
+
 // dedupe sorts a pair's changes and drops repeats: one schema edit seen
 // through several media types (json, csv) of one version is one change.
-func dedupe(changes []Change) []Change {
-	slices.SortStableFunc(changes, compareChanges)
-	return slices.CompactFunc(changes, func(a, b Change) bool { return a.ID == b.ID && a.Message == b.Message })
+func (n mediaTypeNamer) dedupe(changes []Change) []Change {
+	key := func(c Change) string {
+		if n.anySuffix == nil {
+			return c.Message
+		}
+		return n.anySuffix.ReplaceAllString(c.Message, "")
+	}
+	slices.SortStableFunc(changes, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Level.Rank(), b.Level.Rank()), cmp.Compare(a.ID, b.ID), cmp.Compare(key(a), key(b)), compareChanges(a, b))
+	})
+	return slices.CompactFunc(changes, func(a, b Change) bool { return a.ID == b.ID && key(a) == key(b) })
 }
 
 func compareChanges(a, b Change) int {

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/policy"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and the want sections of txtar cases")
+
+// TestRules runs every case in testdata/rules/<rule>/<case>.txtar: the
+// archive's comment is the command line, its files are the snapshots, and
+// its want section the exit code and the findings, one line each, by rule
+// id, operation, version, change and location (never message text).
+func TestRules(t *testing.T) {
+	cases, err := filepath.Glob("../../testdata/rules/*/*.txtar")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no rule cases found: %v", err)
+	}
+	for _, file := range cases {
+		name := strings.TrimSuffix(strings.TrimPrefix(file, "../../testdata/rules/"), ".txtar")
+		t.Run(name, func(t *testing.T) { runRuleCase(t, file) })
+	}
+}
+
+func runRuleCase(t *testing.T, file string) {
+	archive, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(file)
+	dir := t.TempDir()
+	wantIndex := -1
+	for i, f := range archive.Files {
+		if f.Name == "want" {
+			wantIndex = i
+			continue
+		}
+		path := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if wantIndex < 0 {
+		t.Fatal("no want section")
+	}
+	t.Chdir(dir)
+	args := append(strings.Fields(strings.TrimSpace(string(archive.Comment))), "--format", "json")
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
+
+	if *update {
+		archive.Files[wantIndex].Data = []byte(got)
+		if err := os.WriteFile(abs, txtar.Format(archive), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(archive.Files[wantIndex].Data), got); diff != "" {
+		t.Errorf("apiver %s: findings differ (-want +got):\n%s", strings.Join(args, " "), diff)
+	}
+}
+
+// summarizeFindings is the exit code, then one line per finding.
+func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d\n", code)
+	if code == exitInput {
+		fmt.Fprintf(&b, "stderr %s", stderr)
+		return b.String()
+	}
+	var report struct{ Findings []policy.Finding }
+	if err := json.Unmarshal(stdout, &report); err != nil {
+		t.Fatalf("check output is not JSON: %v\n%s", err, stdout)
+	}
+	dash := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
+	}
+	for _, f := range report.Findings {
+		loc := "-"
+		if f.Location != nil {
+			loc = fmt.Sprintf("%s:%d", f.Location.File, f.Location.Line)
+		}
+		fmt.Fprintf(&b, "%s %s %q %s %s %s", f.Severity, f.Rule, f.Operation, dash(f.Version), dash(f.Change), loc)
+		if f.Exempted {
+			b.WriteString(" exempted")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

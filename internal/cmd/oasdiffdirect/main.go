@@ -1,0 +1,28 @@
+// Command oasdiffdirect runs oasdiff's own pipeline (load, diff, check) on
+// two specs and prints its counts, for scripts/bench.sh.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/apiver/apiver/internal/oasdiffdirect"
+	"github.com/oasdiff/oasdiff/checker"
+)
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: oasdiffdirect BASE REVISION")
+		os.Exit(2)
+	}
+	changes, err := oasdiffdirect.Run(os.Args[1], os.Args[2])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	counts := map[checker.Level]int{}
+	for _, c := range changes {
+		counts[c.GetLevel()]++
+	}
+	fmt.Printf("%d changes: %d errors, %d warnings, %d info\n", len(changes), counts[checker.ERR], counts[checker.WARN], counts[checker.INFO])
+}

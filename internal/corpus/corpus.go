@@ -1,0 +1,97 @@
+// Package corpus finds the shared corpus of real dated snapshots for tests
+// and benchmarks, which skip when it is absent (a clone without ../shared).
+package corpus
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Dir is the folder of gzipped snapshots: $APIVER_CORPUS, or
+// ../shared/corpus/atlas beside the module root.
+func Dir() (string, bool) {
+	if dir := os.Getenv("APIVER_CORPUS"); dir != "" {
+		return dir, true
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			corpus := filepath.Join(dir, "..", "shared", "corpus", "atlas")
+			_, err := os.Stat(corpus)
+			return corpus, err == nil
+		}
+		if dir == filepath.Dir(dir) {
+			return "", false
+		}
+	}
+}
+
+// Names lists the snapshot file names (without .gz), oldest first.
+func Names(tb testing.TB) []string {
+	dir := require(tb)
+	matches, err := filepath.Glob(filepath.Join(dir, "*.yaml.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var names []string
+	for _, m := range matches {
+		names = append(names, strings.TrimSuffix(filepath.Base(m), ".gz"))
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Unpack writes the named snapshots (or all, with none named), uncompressed,
+// into a temporary folder and returns it.
+func Unpack(tb testing.TB, names ...string) string {
+	tb.Helper()
+	dir := require(tb)
+	if len(names) == 0 {
+		names = Names(tb)
+	}
+	out := tb.TempDir()
+	for _, name := range names {
+		if err := gunzip(filepath.Join(dir, name+".gz"), filepath.Join(out, name)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return out
+}
+
+func require(tb testing.TB) string {
+	tb.Helper()
+	dir, ok := Dir()
+	if !ok {
+		tb.Skip("skipped: the shared corpus (../shared/corpus/atlas) is absent")
+	}
+	return dir
+}
+
+func gunzip(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		return err
+	}
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
