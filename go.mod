@@ -14,6 +14,7 @@ require (
 
 require (
 	github.com/TwiN/go-color v1.4.1 // indirect
+	github.com/arran4/golang-ical v0.3.4 // indirect
 	github.com/go-openapi/jsonpointer v1.0.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

@@ -97,7 +97,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 			Operation: p.Operation,
 			Version:   p.Version,
 			ID:        c.GetId(),
-			Level:     levelOf(c.GetLevel()),
+			Level:     LevelOf(c.GetLevel()),
 			Message:   names.restore(c.GetUncolorizedText(localize), p.Version),
 			Location:  locationOf(c),
 		})
@@ -151,7 +151,8 @@ func pathOf(operation string) string   { _, p, _ := strings.Cut(operation, " ");
 // apiver's own lifecycle rules against the injected check date instead.
 func isClockDependent(id string) bool { return strings.Contains(id, "sunset") }
 
-func levelOf(l checker.Level) Level {
+// LevelOf is apiver's name for an oasdiff level.
+func LevelOf(l checker.Level) Level {
 	switch l {
 	case checker.ERR:
 		return Error

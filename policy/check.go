@@ -82,6 +82,8 @@ func Check(in Input) *Report {
 	c.versionOrder()
 	c.invalidVersions()
 	c.removedOperations()
+	c.removedVersions()
+	c.sunsets()
 	c.applyExemptions()
 	slices.SortStableFunc(c.findings, compareFindings)
 	return &Report{Date: in.Date, Findings: c.findings}
@@ -191,6 +193,79 @@ func (c *checker) removedOperations() {
 			Location: operationLocation(c.in.Base, findOperation(c.in.Result.Base, p.Operation)),
 		}, "")
 	}
+}
+
+func (c *checker) clock() Clock {
+	return Clock{Months: c.in.Config.DeprecationMonths, Today: c.in.Date}
+}
+
+// removedVersions judges versions missing from the revision: a removal is
+// allowed only once the version is deprecated and its sunset has come. In a
+// latest-version series a version replaced by a newer one was deprecated,
+// not removed.
+func (c *checker) removedVersions() {
+	for _, p := range c.in.Result.Pairs {
+		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease {
+			continue
+		}
+		baseOp := findOperation(c.in.Result.Base, p.Operation)
+		revOp := findByKey(c.in.Result.Revision, baseOp)
+		successor := newerVersion(baseOp, p.Version)
+		if successor == nil {
+			successor = newerVersion(revOp, p.Version)
+		}
+		if successor != nil && revOp != nil && c.in.Config.Snapshot == LatestVersion && revOp.Version(successor.Name) != nil {
+			continue
+		}
+		l := c.clock().lifecycle(c.in.Base, baseOp, baseOp.Version(p.Version), successor)
+		var why string
+		switch {
+		case l.State == Stable:
+			why = "while it was not deprecated"
+		case l.SunsetOn.IsZero():
+			why = "while deprecated without a sunset date"
+		case c.in.Date.Before(l.SunsetOn):
+			why = fmt.Sprintf("before its sunset on %s", l.SunsetOn)
+		default:
+			continue
+		}
+		c.add(Finding{
+			Rule: VersionRemovedBeforeSunset, Operation: p.Operation, Version: p.Version, Location: l.Location,
+			Message: fmt.Sprintf("Version %s was removed %s.", p.Version, why),
+		}, "")
+	}
+}
+
+// sunsets checks the clock of every version the revision still has.
+func (c *checker) sunsets() {
+	months := c.in.Config.DeprecationMonths
+	for _, l := range c.clock().Lifecycles(c.in.Revision, c.in.Result.Revision) {
+		if l.State == SunsetOverdue {
+			c.add(Finding{
+				Rule: SunsetOverdueRule, Operation: l.Operation, Version: l.Version, Location: l.Location,
+				Message: fmt.Sprintf("Version %s is still present after its sunset on %s.", l.Version, l.SunsetOn),
+			}, "")
+		}
+		if earliest := l.DeprecatedOn.AddMonths(months); !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
+			c.add(Finding{
+				Rule: SunsetTooEarly, Operation: l.Operation, Version: l.Version, Location: l.Location,
+				Message: fmt.Sprintf("Version %s declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", l.Version, l.DeclaredSunset, l.DeprecatedOn, months, earliest),
+			}, "")
+		}
+	}
+}
+
+// newerVersion is the oldest version of op newer than name, or nil.
+func newerVersion(op *specs.Operation, name string) *specs.Version {
+	if op == nil {
+		return nil
+	}
+	for i := range op.Versions {
+		if op.Versions[i].Name > name {
+			return &op.Versions[i]
+		}
+	}
+	return nil
 }
 
 // applyExemptions marks findings that an unexpired exemption covers, and

@@ -33,6 +33,9 @@ const (
 	InvalidVersion                  = "invalid-version"
 	OperationRemoved                = "operation-removed"
 	ExemptionExpired                = "exemption-expired"
+	VersionRemovedBeforeSunset      = "version-removed-before-sunset"
+	SunsetTooEarly                  = "sunset-too-early"
+	SunsetOverdueRule               = "sunset-overdue"
 )
 
 // Rules is the catalogue, in the order `apiver rules` prints it.
@@ -42,6 +45,9 @@ var Rules = []Rule{
 	{VersionOutOfOrder, "A new version is dated after the revision's date, or is not newer than every existing version of its operation.", Error},
 	{InvalidVersion, "A vendor media type names a version that is not a real date.", Error},
 	{OperationRemoved, "An unversioned operation was removed.", Error},
+	{VersionRemovedBeforeSunset, "A version was removed from the revision while not deprecated, or before its sunset.", Error},
+	{SunsetTooEarly, "A version's x-sunset is earlier than its deprecation date plus the deprecation period.", Error},
+	{SunsetOverdueRule, "A version is still present after its sunset.", Warning},
 	{ExemptionExpired, "An exemption's expires date is before the check date; it no longer exempts anything.", Error},
 }
 

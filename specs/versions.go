@@ -318,3 +318,49 @@ func contentLine(content openapi3.Content, version string) int {
 	}
 	return 0
 }
+
+// Sunset is the x-sunset date declared for a version: on one of its media
+// type objects, or on the operation when the operation has one version.
+// Zero when none is declared or it is not a date.
+func (o *Operation) Sunset(version string) civil.Date {
+	var found civil.Date
+	visit := func(content openapi3.Content) {
+		for name, mt := range content {
+			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Version == version {
+				if d := sunsetOf(mt.Extensions); d.After(found) {
+					found = d
+				}
+			}
+		}
+	}
+	if o.Op.RequestBody != nil && o.Op.RequestBody.Value != nil {
+		visit(o.Op.RequestBody.Value.Content)
+	}
+	if o.Op.Responses != nil {
+		for _, r := range o.Op.Responses.Map() {
+			if r.Value != nil {
+				visit(r.Value.Content)
+			}
+		}
+	}
+	if found.IsZero() && len(o.Versions)+len(o.PreRelease) == 1 {
+		found = sunsetOf(o.Op.Extensions)
+	}
+	return found
+}
+
+// sunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 time).
+func sunsetOf(extensions map[string]any) civil.Date {
+	s, ok := extensions["x-sunset"].(string)
+	if !ok {
+		return civil.Date{}
+	}
+	if len(s) > 10 {
+		s = s[:10]
+	}
+	d, err := civil.ParseDate(s)
+	if err != nil {
+		return civil.Date{}
+	}
+	return d
+}

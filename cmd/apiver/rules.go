@@ -1,0 +1,44 @@
+package main
+
+import (
+	"io"
+
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/printer"
+	"github.com/spf13/cobra"
+)
+
+type rulesOptions struct {
+	configPath, format string
+	out                io.Writer
+}
+
+func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
+	opts := &rulesOptions{}
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Print the rule catalogue: apiver's rules and every oasdiff check id, with their effective severity",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.out = cmd.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
+			}
+			return rulesRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	formatFlag(cmd.Flags(), &opts.format, printer.RulesFormats)
+	return cmd
+}
+
+func rulesRun(opts *rulesOptions) error {
+	if err := checkFormat(printer.RulesFormats, opts.format); err != nil {
+		return err
+	}
+	cfg, err := policy.LoadConfig(opts.configPath)
+	if err != nil {
+		return err
+	}
+	return printer.Rules(opts.out, opts.format, policy.BuildCatalogue(cfg))
+}

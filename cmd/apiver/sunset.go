@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/printer"
+	"github.com/spf13/cobra"
+)
+
+type sunsetOptions struct {
+	snapshotFlags
+	path, format, within string
+	failOnOverdue        bool
+	out                  io.Writer
+}
+
+func newSunsetCmd(runF func(*sunsetOptions) error) *cobra.Command {
+	opts := &sunsetOptions{}
+	cmd := &cobra.Command{
+		Use:   "sunset SNAPSHOT",
+		Short: "The deprecation calendar: versions whose sunset falls within a window, and those overdue",
+		Long: `List the versions whose sunset falls within --within days of the date, and those
+already past their sunset. --format ics writes an iCalendar file with one all-day
+event per sunset to subscribe to. With --fail-on-overdue the exit code is 1 when a
+version is overdue.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.path, opts.out = args[0], cmd.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
+			}
+			return sunsetRun(opts)
+		},
+	}
+	opts.register(cmd.Flags())
+	formatFlag(cmd.Flags(), &opts.format, printer.SunsetFormats)
+	cmd.Flags().StringVar(&opts.within, "within", "90d", "the window after the date, in days (90d or 90)")
+	cmd.Flags().BoolVar(&opts.failOnOverdue, "fail-on-overdue", false, "exit 1 when a version is past its sunset")
+	return cmd
+}
+
+func sunsetRun(opts *sunsetOptions) error {
+	if err := checkFormat(printer.SunsetFormats, opts.format); err != nil {
+		return err
+	}
+	days, err := strconv.Atoi(strings.TrimSuffix(opts.within, "d"))
+	if err != nil || days < 0 {
+		return fmt.Errorf("--within %q: want a number of days such as 90d", opts.within)
+	}
+	clock, lifecycles, err := opts.lifecycles(opts.path)
+	if err != nil {
+		return err
+	}
+	calendar := policy.Calendar(clock, lifecycles, days)
+	if err := printer.Sunset(opts.out, opts.format, calendar); err != nil {
+		return err
+	}
+	if opts.failOnOverdue && len(calendar.Overdue) > 0 {
+		return errPolicyFailed
+	}
+	return nil
+}

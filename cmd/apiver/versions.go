@@ -1,0 +1,90 @@
+package main
+
+import (
+	"io"
+
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/printer"
+	"github.com/apiver/apiver/specs"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// snapshotFlags are the inputs of the commands that read one snapshot.
+type snapshotFlags struct {
+	date            string
+	configPath      string
+	allowRemoteRefs bool
+}
+
+func (f *snapshotFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.date, "date", "", "the clock's today (default: the snapshot's date, else the current date)")
+	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
+}
+
+// lifecycles loads a snapshot and computes the clock of every version.
+func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycle, error) {
+	cfg, err := policy.LoadConfig(f.configPath)
+	if err != nil {
+		return policy.Clock{}, nil, err
+	}
+	date, err := parseDate("--date", f.date)
+	if err != nil {
+		return policy.Clock{}, nil, err
+	}
+	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs})
+	if err != nil {
+		return policy.Clock{}, nil, err
+	}
+	product := cfg.Product
+	if product == "" {
+		if product, err = specs.DetectProduct(s); err != nil {
+			return policy.Clock{}, nil, err
+		}
+	}
+	if date.IsZero() {
+		date = s.Date
+	}
+	if date.IsZero() {
+		date = today()
+	}
+	clock := policy.Clock{Months: cfg.DeprecationMonths, Today: date}
+	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
+}
+
+type versionsOptions struct {
+	snapshotFlags
+	path, format string
+	out          io.Writer
+}
+
+func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
+	opts := &versionsOptions{}
+	cmd := &cobra.Command{
+		Use:   "versions SNAPSHOT",
+		Short: "List every operation's versions with state, deprecation date, sunset date and successor",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.path, opts.out = args[0], cmd.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
+			}
+			return versionsRun(opts)
+		},
+	}
+	opts.register(cmd.Flags())
+	formatFlag(cmd.Flags(), &opts.format, printer.VersionsFormats)
+	return cmd
+}
+
+func versionsRun(opts *versionsOptions) error {
+	if err := checkFormat(printer.VersionsFormats, opts.format); err != nil {
+		return err
+	}
+	clock, lifecycles, err := opts.lifecycles(opts.path)
+	if err != nil {
+		return err
+	}
+	return printer.Versions(opts.out, opts.format, clock.Today, lifecycles)
+}

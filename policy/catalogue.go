@@ -1,0 +1,51 @@
+package policy
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/apiver/apiver/diff"
+	oaschecker "github.com/oasdiff/oasdiff/checker"
+)
+
+// CatalogueEntry is one rule or oasdiff check with its effective severity.
+type CatalogueEntry struct {
+	ID       string `json:"id"`
+	Purpose  string `json:"purpose"`
+	Severity string `json:"severity"`
+}
+
+// Catalogue is everything `apiver rules` prints, from the code itself.
+type Catalogue struct {
+	Rules  []CatalogueEntry `json:"rules"`
+	Checks []CatalogueEntry `json:"checks"`
+}
+
+// BuildCatalogue lists apiver's rules and oasdiff's checks with the severities
+// the config gives them.
+func BuildCatalogue(cfg Config) Catalogue {
+	var cat Catalogue
+	for _, r := range Rules {
+		severity := string(r.Severity)
+		if s, ok := cfg.Severity[r.ID]; ok {
+			severity = s
+		}
+		cat.Rules = append(cat.Rules, CatalogueEntry{ID: r.ID, Purpose: r.Purpose, Severity: severity})
+	}
+	overrides := cfg.ChangeLevels()
+	localize := oaschecker.NewDefaultLocalizer()
+	seen := map[string]bool{}
+	for _, r := range oaschecker.GetAllRules() {
+		if seen[r.Id] {
+			continue
+		}
+		seen[r.Id] = true
+		severity := string(diff.LevelOf(r.Level))
+		if s, ok := overrides[r.Id]; ok {
+			severity = s
+		}
+		cat.Checks = append(cat.Checks, CatalogueEntry{ID: r.Id, Purpose: localize(r.Id + "-description"), Severity: severity})
+	}
+	slices.SortFunc(cat.Checks, func(a, b CatalogueEntry) int { return cmp.Compare(a.ID, b.ID) })
+	return cat
+}

@@ -1,0 +1,144 @@
+package policy
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
+)
+
+// State is where a resource version is in its life.
+type State string
+
+const (
+	Stable        State = "stable"
+	Deprecated    State = "deprecated"
+	SunsetOverdue State = "sunset-overdue"
+	PreRelease    State = "pre-release"
+)
+
+// Lifecycle is one version's deprecation clock.
+type Lifecycle struct {
+	Operation string `json:"operation"`
+	Version   string `json:"version"`
+	State     State  `json:"state"`
+	// DeprecatedOn is the date of the successor (zero when not deprecated, or
+	// deprecated with `deprecated: true` and no successor in sight).
+	DeprecatedOn civil.Date `json:"-"`
+	// SunsetOn is the deprecation date plus the deprecation period, or the
+	// declared x-sunset when that is later.
+	SunsetOn civil.Date `json:"-"`
+	// DeclaredSunset is the version's x-sunset, zero when none.
+	DeclaredSunset civil.Date     `json:"-"`
+	Successor      string         `json:"successor"`
+	Location       *diff.Location `json:"-"`
+}
+
+// MarshalJSON writes the dates as YYYY-MM-DD, "" when unknown.
+func (l Lifecycle) MarshalJSON() ([]byte, error) {
+	type plain Lifecycle
+	return json.Marshal(struct {
+		plain
+		Deprecated string `json:"deprecated"`
+		Sunset     string `json:"sunset"`
+	}{plain(l), dateText(l.DeprecatedOn), dateText(l.SunsetOn)})
+}
+
+func dateText(d civil.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}
+
+// Clock computes lifecycles: the deprecation period and the check date.
+type Clock struct {
+	Months int
+	Today  civil.Date
+}
+
+// Lifecycles lists every version of every operation of a snapshot with its
+// state on the clock's date, by operation and version.
+func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle {
+	var out []Lifecycle
+	for _, op := range ops {
+		for i := range op.Versions {
+			var successor *specs.Version
+			if i+1 < len(op.Versions) {
+				successor = &op.Versions[i+1]
+			}
+			out = append(out, c.lifecycle(s, op, &op.Versions[i], successor))
+		}
+		for _, v := range op.PreRelease {
+			out = append(out, Lifecycle{Operation: op.Name(), Version: v.Name, State: PreRelease, Location: versionLocation(s, op, v.Name)})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Lifecycle) int {
+		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+	})
+	return out
+}
+
+// lifecycle is one version's clock. A version is deprecated on its
+// successor's date; an operation marked `deprecated: true` is deprecated
+// even when its successor lives elsewhere (a new path), with only its
+// x-sunset to date its end.
+func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
+	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
+	if successor != nil {
+		l.Successor = successor.Name
+		l.DeprecatedOn = successor.Date
+		l.SunsetOn = successor.Date.AddMonths(c.Months)
+	}
+	if successor == nil && !op.Op.Deprecated {
+		return l
+	}
+	if l.DeclaredSunset.After(l.SunsetOn) {
+		l.SunsetOn = l.DeclaredSunset
+	}
+	l.State = Deprecated
+	if !l.SunsetOn.IsZero() && c.Today.After(l.SunsetOn) {
+		l.State = SunsetOverdue
+	}
+	return l
+}
+
+func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {
+	if line := op.VersionLine(version); line > 0 {
+		return &diff.Location{File: s.Path, Line: line}
+	}
+	return operationLocation(s, op)
+}
+
+// SunsetCalendar is what a release manager must act on.
+type SunsetCalendar struct {
+	Date civil.Date
+	// Days is the window after Date.
+	Days int
+	// Overdue versions are past their sunset; Upcoming ones reach it within
+	// the window. Both soonest first.
+	Overdue, Upcoming []Lifecycle
+}
+
+// Calendar picks the versions whose sunset is past or within days of the
+// clock's date.
+func Calendar(c Clock, lifecycles []Lifecycle, days int) SunsetCalendar {
+	cal := SunsetCalendar{Date: c.Today, Days: days}
+	end := c.Today.AddDays(days)
+	for _, l := range lifecycles {
+		switch {
+		case l.SunsetOn.IsZero():
+		case l.State == SunsetOverdue:
+			cal.Overdue = append(cal.Overdue, l)
+		case !l.SunsetOn.After(end):
+			cal.Upcoming = append(cal.Upcoming, l)
+		}
+	}
+	bySunset := func(a, b Lifecycle) int { return a.SunsetOn.Compare(b.SunsetOn) }
+	slices.SortStableFunc(cal.Overdue, bySunset)
+	slices.SortStableFunc(cal.Upcoming, bySunset)
+	return cal
+}

@@ -1,0 +1,173 @@
+package printer
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/policy"
+	ics "github.com/arran4/golang-ical"
+)
+
+// VersionsFormats, SunsetFormats and RulesFormats list the formats of the
+// release managers' commands.
+var (
+	VersionsFormats = []string{"text", "json"}
+	SunsetFormats   = []string{"text", "json", "ics"}
+	RulesFormats    = []string{"text", "json"}
+)
+
+// Versions writes every version's lifecycle.
+func Versions(w io.Writer, format string, date civil.Date, lifecycles []policy.Lifecycle) error {
+	if lifecycles == nil {
+		lifecycles = []policy.Lifecycle{}
+	}
+	if format == "json" {
+		return writeJSON(w, struct {
+			Date     string             `json:"date"`
+			Versions []policy.Lifecycle `json:"versions"`
+		}{date.String(), lifecycles})
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "OPERATION\tVERSION\tSTATE\tDEPRECATED\tSUNSET\tSUCCESSOR")
+	for _, l := range lifecycles {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Operation, l.Version, l.State, dash(dateOf(l.DeprecatedOn)), dash(dateOf(l.SunsetOn)), dash(l.Successor))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s on %s\n", countStates(lifecycles), date)
+	return err
+}
+
+func countStates(lifecycles []policy.Lifecycle) string {
+	counts := map[policy.State]int{}
+	for _, l := range lifecycles {
+		counts[l.State]++
+	}
+	var parts []string
+	for _, s := range []policy.State{policy.Stable, policy.Deprecated, policy.SunsetOverdue, policy.PreRelease} {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+	}
+	return plural(len(lifecycles), "version") + ": " + strings.Join(parts, ", ")
+}
+
+// Sunset writes the deprecation calendar.
+func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
+	switch format {
+	case "json":
+		return writeJSON(w, struct {
+			Date     string             `json:"date"`
+			Within   int                `json:"withinDays"`
+			Overdue  []policy.Lifecycle `json:"overdue"`
+			Upcoming []policy.Lifecycle `json:"upcoming"`
+		}{cal.Date.String(), cal.Days, orEmpty(cal.Overdue), orEmpty(cal.Upcoming)})
+	case "ics":
+		return sunsetICS(w, cal)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	section := func(title string, ls []policy.Lifecycle) {
+		fmt.Fprintf(tw, "%s\n", title)
+		for _, l := range ls {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", dateOf(l.SunsetOn), daysText(cal.Date.DaysSince(l.SunsetOn)), l.Operation, l.Version, dash(l.Successor))
+		}
+	}
+	fmt.Fprintln(tw, "  SUNSET\tWHEN\tOPERATION\tVERSION\tSUCCESSOR")
+	section(fmt.Sprintf("Overdue (%d)", len(cal.Overdue)), cal.Overdue)
+	section(fmt.Sprintf("Sunset within %d days of %s (%d)", cal.Days, cal.Date, len(cal.Upcoming)), cal.Upcoming)
+	return tw.Flush()
+}
+
+// sunsetICS writes one all-day event per sunset. UIDs derive from the
+// operation and version, and DTSTAMP from the sunset itself, so the same
+// input gives the same file and calendars update events in place.
+func sunsetICS(w io.Writer, cal policy.SunsetCalendar) error {
+	c := ics.NewCalendar()
+	c.SetMethod(ics.MethodPublish)
+	c.SetProductId("-//apiver//sunset calendar//EN")
+	c.SetName("API version sunsets")
+	for _, l := range append(append([]policy.Lifecycle{}, cal.Overdue...), cal.Upcoming...) {
+		day := l.SunsetOn.In(time.UTC)
+		e := c.AddEvent(fmt.Sprintf("%s-%s@apiver", slug(l.Operation), l.Version))
+		e.SetDtStampTime(day)
+		e.SetAllDayStartAt(day)
+		e.SetAllDayEndAt(day.AddDate(0, 0, 1))
+		e.SetSummary(fmt.Sprintf("Sunset: %s version %s", l.Operation, l.Version))
+		e.SetDescription(fmt.Sprintf("%s version %s (%s) reaches its sunset on %s%s.", l.Operation, l.Version, l.State, l.SunsetOn, successorText(l.Successor)))
+	}
+	return c.SerializeTo(w)
+}
+
+// Rules writes the rule catalogue.
+func Rules(w io.Writer, format string, cat policy.Catalogue) error {
+	if format == "json" {
+		return writeJSON(w, cat)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "apiver rules\t\t")
+	for _, r := range cat.Rules {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
+	}
+	fmt.Fprintln(tw, "\noasdiff checks (levels of the changes apiver judges)\t\t")
+	for _, r := range cat.Checks {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
+	}
+	return tw.Flush()
+}
+
+func orEmpty(ls []policy.Lifecycle) []policy.Lifecycle {
+	if ls == nil {
+		return []policy.Lifecycle{}
+	}
+	return ls
+}
+
+func dateOf(d civil.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func daysText(since int) string {
+	switch {
+	case since > 0:
+		return fmt.Sprintf("%s overdue", plural(since, "day"))
+	case since == 0:
+		return "today"
+	}
+	return fmt.Sprintf("in %s", plural(-since, "day"))
+}
+
+func successorText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ", successor " + s
+}
+
+// slug turns "GET /a/{b}" into "get-a-b".
+func slug(operation string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(operation) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
