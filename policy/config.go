@@ -102,8 +102,8 @@ func LoadExemptions(path string) ([]Exemption, error) {
 	if err := decodeStrict(data, &file); err != nil {
 		return nil, fmt.Errorf("%s: %s", path, err)
 	}
-	for i, e := range file.Exemptions {
-		if err := e.validate(); err != nil {
+	for i := range file.Exemptions {
+		if err := file.Exemptions[i].validate(); err != nil {
 			return nil, fmt.Errorf("%s: exemptions[%d]: %s", path, i, err)
 		}
 	}
@@ -117,11 +117,21 @@ func decodeStrict(data []byte, out any) error {
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
+	var typeErr *yaml.TypeError
+	if errors.As(err, &typeErr) {
+		msgs := make([]string, len(typeErr.Errors))
+		for i, m := range typeErr.Errors {
+			msgs[i] = unknownField.ReplaceAllString(m, `unknown key "$1"`)
+		}
+		return errors.New(strings.Join(msgs, "; "))
+	}
 	if err != nil {
-		return errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))
+		return errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", " "), "yaml: "))
 	}
 	return nil
 }
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
 var productName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
@@ -145,8 +155,8 @@ func (c *Config) validate() error {
 			return fmt.Errorf("severity.%s: %q is not error, warning, info or off", id, level)
 		}
 	}
-	for i, e := range c.Exemptions {
-		if err := e.validate(); err != nil {
+	for i := range c.Exemptions {
+		if err := c.Exemptions[i].validate(); err != nil {
 			return fmt.Errorf("exemptions[%d]: %s", i, err)
 		}
 	}

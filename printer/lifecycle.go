@@ -71,11 +71,13 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	section := func(title string, ls []policy.Lifecycle) {
 		fmt.Fprintf(tw, "%s\n", title)
+		if len(ls) > 0 {
+			fmt.Fprintln(tw, "  SUNSET\tWHEN\tOPERATION\tVERSION\tSUCCESSOR")
+		}
 		for _, l := range ls {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", dateOf(l.SunsetOn), daysText(cal.Date.DaysSince(l.SunsetOn)), l.Operation, l.Version, dash(l.Successor))
 		}
 	}
-	fmt.Fprintln(tw, "  SUNSET\tWHEN\tOPERATION\tVERSION\tSUCCESSOR")
 	section(fmt.Sprintf("Overdue (%d)", len(cal.Overdue)), cal.Overdue)
 	section(fmt.Sprintf("Sunset within %d days of %s (%d)", cal.Days, cal.Date, len(cal.Upcoming)), cal.Upcoming)
 	return tw.Flush()
