@@ -121,13 +121,9 @@ func (c *checker) changesInExistingVersions() {
 			if ch.Level == diff.Info {
 				continue
 			}
-			where := "the unversioned operation"
-			if p.Version != "" {
-				where = "existing version " + p.Version
-			}
 			c.add(Finding{
 				Rule: BreakingChangeWithoutNewVersion, Operation: p.Operation, Version: p.Version, Change: ch.ID,
-				Message:  fmt.Sprintf("%s, in %s", ch.Message, where),
+				Message:  ch.Message,
 				Location: ch.Location,
 			}, ch.Level)
 		}

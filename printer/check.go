@@ -8,23 +8,28 @@ import (
 	"github.com/apiver/apiver/policy"
 )
 
+// checkText groups findings by operation and version, and within that by
+// rule and change, so that eighteen removed enum values read as one block.
 func checkText(w io.Writer, r *policy.Report, failOn policy.Severity) error {
 	var b strings.Builder
 	for _, g := range groupBy(r.Findings, func(f policy.Finding) (string, string) { return f.Operation, f.Version }) {
 		fmt.Fprintln(&b, heading(g.operation, g.version))
-		for _, f := range g.items {
-			severity := string(f.Severity)
-			if f.Exempted {
-				severity = "exempted"
-			}
-			fmt.Fprintf(&b, "  %-8s %s", severity, f.Rule)
+		for _, kind := range groupBy(g.items, func(f policy.Finding) (string, string) {
+			return severityText(f), f.Rule + " " + f.Change
+		}) {
+			f := kind.items[0]
+			fmt.Fprintf(&b, "  %-8s %s", severityText(f), f.Rule)
 			if f.Change != "" {
 				fmt.Fprintf(&b, " (%s)", f.Change)
 			}
-			if loc := locationText(f.Location); loc != "" {
-				fmt.Fprintf(&b, " at %s", loc)
+			b.WriteString("\n")
+			for _, f := range kind.items {
+				b.WriteString("    ")
+				if loc := locationText(f.Location); loc != "" {
+					b.WriteString(loc + ": ")
+				}
+				b.WriteString(f.Message + "\n")
 			}
-			fmt.Fprintf(&b, "\n           %s\n", f.Message)
 		}
 	}
 	if len(r.Findings) > 0 {
@@ -33,6 +38,13 @@ func checkText(w io.Writer, r *policy.Report, failOn policy.Severity) error {
 	fmt.Fprintln(&b, Summary(r, failOn))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func severityText(f policy.Finding) string {
+	if f.Exempted {
+		return "exempted"
+	}
+	return string(f.Severity)
 }
 
 type checkSummary struct {

@@ -29,29 +29,37 @@ func writeFile(t *testing.T, dir, name, data string) string {
 	return path
 }
 
-// checkSpecError asserts that err is a *specs.Error naming file, on line
-// (unless line is anyLine), whose message is a single line. It returns the
-// *specs.Error for further checks.
-func checkSpecError(t *testing.T, err error, file string, line int) *specs.Error {
+// specError asserts that err is a *specs.Error whose Error() is one line
+// that names its File, and returns it.
+func specError(t *testing.T, err error) *specs.Error {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("got no error, want a *specs.Error for %s", file)
+		t.Fatal("got no error, want a *specs.Error")
 	}
 	var se *specs.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("error %v is a %T, want a *specs.Error", err, err)
 	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\r\n") {
+		t.Errorf("Error() spans several lines: %q", msg)
+	}
+	if se.File == "" || !strings.Contains(msg, se.File) {
+		t.Errorf("Error() = %q does not name the file %q", msg, se.File)
+	}
+	return se
+}
+
+// checkSpecError asserts that err is a *specs.Error (see specError) naming
+// file, on line unless line is anyLine, and returns it.
+func checkSpecError(t *testing.T, err error, file string, line int) *specs.Error {
+	t.Helper()
+	se := specError(t, err)
 	if se.File != file {
 		t.Errorf("Error.File = %q, want %q (error: %v)", se.File, file, err)
 	}
 	if line != anyLine && se.Line != line {
 		t.Errorf("Error.Line = %d, want %d (error: %v)", se.Line, line, err)
-	}
-	if msg := err.Error(); strings.Contains(msg, "\n") {
-		t.Errorf("Error() spans several lines: %q", msg)
-	}
-	if !strings.Contains(err.Error(), file) {
-		t.Errorf("Error() = %q does not name the file %q", err.Error(), file)
 	}
 	return se
 }
