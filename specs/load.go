@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -112,8 +113,8 @@ func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) 
 	}
 }
 
-// RemoteRefError is returned for a $ref to a URL when remote refs are not
-// allowed; nothing is fetched.
+// RemoteRefError refuses a $ref to a URL when remote refs are not allowed;
+// nothing is fetched. Load reports it as an *Error naming the spec.
 type RemoteRefError struct{ Ref string }
 
 func (e *RemoteRefError) Error() string {
@@ -124,18 +125,15 @@ func (e *RemoteRefError) Error() string {
 // network access, and files outside the root document's directory, so an
 // untrusted spec cannot read the machine's files.
 func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
-	rootDir, _ := filepath.Abs(filepath.Dir(rootPath))
+	rootDir := realPath(filepath.Dir(rootPath))
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
 			if !allowRemote {
 				return nil, &RemoteRefError{Ref: location.String()}
 			}
-			return openapi3.ReadFromHTTP(nil)(loader, location)
+			return openapi3.ReadFromHTTP(http.DefaultClient)(loader, location)
 		}
-		abs, err := filepath.Abs(filepath.FromSlash(location.Path))
-		if err != nil {
-			return nil, err
-		}
+		abs := realPath(filepath.FromSlash(location.Path))
 		if rel, err := filepath.Rel(rootDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("$ref %q leaves the directory of the spec: refused", location.Path)
 		}
@@ -145,6 +143,19 @@ func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
 		}
 		return data, nil
 	}
+}
+
+// realPath is the absolute path with symlinks resolved, so that a link
+// cannot lead a $ref out of the spec's directory; as much as exists of it.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
 }
 
 func readProblem(err error) string {
@@ -161,7 +172,10 @@ func readProblem(err error) string {
 	return err.Error()
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var (
+	yamlLine      = regexp.MustCompile(`^yaml: line (\d+): `)
+	unmarshalLine = regexp.MustCompile(`unmarshal errors:\s+line (\d+): ([^\n]*)`)
+)
 
 // describeLoadError turns kin-openapi's errors into one line naming the
 // file and, for syntax errors, the line.
@@ -182,6 +196,10 @@ func describeLoadError(path string, data []byte, err error) error {
 		}
 		if j := strings.Index(msg, yamlPart); j >= 0 {
 			detail := msg[j+len(yamlPart):]
+			if m := unmarshalLine.FindStringSubmatch(detail); m != nil {
+				line, _ := strconv.Atoi(m[1])
+				return &Error{File: path, Line: line, Msg: "not valid YAML: " + m[2]}
+			}
 			if m := yamlLine.FindStringSubmatch(detail); m != nil {
 				line, _ := strconv.Atoi(m[1])
 				return &Error{File: path, Line: line, Msg: "not valid YAML: " + detail[len(m[0]):]}

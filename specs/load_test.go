@@ -147,7 +147,6 @@ func TestLoadDirectory(t *testing.T) {
 
 // A duplicate mapping key is a YAML error with a known line.
 func TestLoadDuplicateKey(t *testing.T) {
-	t.Skip("bug: a duplicate YAML key gives an Error with Line 0 whose Error() spans two lines (\"...not valid YAML: unmarshal errors:\\n  line 4: mapping key \\\"title\\\" already defined at line 3\")")
 	dir := t.TempDir()
 	path := writeFile(t, dir, "api.yaml", "openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n  version: '1'\npaths: {}\n")
 	_, err := specs.Load(path, specs.LoadOptions{})
@@ -249,7 +248,6 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 // With AllowRemoteRefs a remote $ref is fetched (here from a loopback test
 // server).
 func TestLoadAllowRemoteRefs(t *testing.T) {
-	t.Skip("bug: with AllowRemoteRefs, refReader calls openapi3.ReadFromHTTP(nil), which panics with a nil pointer dereference on the nil *http.Client")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "components:\n  schemas:\n    X:\n      type: string\n")
 	}))
@@ -312,7 +310,6 @@ func TestLoadLocalRefs(t *testing.T) {
 
 // A symlink in the spec's directory must not let a $ref read a file outside it.
 func TestLoadRefusesSymlinkLeavingDirectory(t *testing.T) {
-	t.Skip("bug: refReader checks the $ref's path lexically, so a symlink inside the spec's directory that points outside it is followed and the outside file is read")
 	dir := t.TempDir()
 	target := writeFile(t, dir, "outside.yaml", "components:\n  schemas:\n    X:\n      type: string\n")
 	path := writeFile(t, dir, "spec/api.yaml", docWithSchemaRef("./link.yaml#/components/schemas/X"))

@@ -170,7 +170,7 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 		o.Invalid = append(o.Invalid, invalid[name])
 	}
 	if len(versions) == 0 && len(invalid) == 0 {
-		o.Unversioned = view(item, op, func(string) (string, bool) { return "", true })
+		o.Unversioned = view(item, op, func(name string) (string, bool) { return name, true })
 		return o
 	}
 	for _, name := range slices.Sorted(maps.Keys(versions)) {
