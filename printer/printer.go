@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apiver/apiver/diff"
@@ -16,14 +17,7 @@ import (
 var Formats = []string{"text", "json", "markdown"}
 
 // ValidFormat reports whether name is one of formats.
-func ValidFormat(formats []string, name string) bool {
-	for _, f := range formats {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
+func ValidFormat(formats []string, name string) bool { return slices.Contains(formats, name) }
 
 // Check writes a check report in the named format.
 func Check(w io.Writer, format string, r *policy.Report, failOn policy.Severity) error {

@@ -69,17 +69,23 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if err != nil {
 		return nil, err
 	}
-	product := cfg.Product
-	if product == "" {
-		if product, err = specs.DetectProduct(base, revision); err != nil {
-			return nil, err
-		}
+	product, err := productOf(cfg, base, revision)
+	if err != nil {
+		return nil, err
 	}
 	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
 	if err != nil {
 		return nil, err
 	}
 	return &comparison{base: base, revision: revision, config: cfg, result: result}, nil
+}
+
+// productOf is the config's product, or the one the snapshots' media types name.
+func productOf(cfg policy.Config, snapshots ...*specs.Snapshot) (string, error) {
+	if cfg.Product != "" {
+		return cfg.Product, nil
+	}
+	return specs.DetectProduct(snapshots...)
 }
 
 func parseDate(flag, value string) (civil.Date, error) {

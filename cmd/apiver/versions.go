@@ -37,11 +37,9 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	product := cfg.Product
-	if product == "" {
-		if product, err = specs.DetectProduct(s); err != nil {
-			return policy.Clock{}, nil, err
-		}
+	product, err := productOf(cfg, s)
+	if err != nil {
+		return policy.Clock{}, nil, err
 	}
 	if date.IsZero() {
 		date = s.Date
