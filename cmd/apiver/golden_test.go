@@ -33,6 +33,9 @@ func TestGolden(t *testing.T) {
 		{"sunset.txt", []string{"sunset", "--date", "2024-01-01", "--within", "60d", revision}},
 		{"sunset.json", []string{"sunset", "--date", "2024-01-01", "--within", "60d", "--format", "json", revision}},
 		{"sunset.ics", []string{"sunset", "--date", "2024-01-01", "--within", "60d", "--format", "ics", revision}},
+		{"changelog.json", []string{"changelog", "build", "testdata/seed-history"}},
+		{"changelog.md", []string{"changelog", "render", "testdata/golden/changelog.json"}},
+		{"changelog.txt", []string{"changelog", "render", "--format", "text", "testdata/golden/changelog.json"}},
 	}
 	t.Chdir("../..")
 	for _, c := range cases {

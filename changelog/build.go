@@ -1,0 +1,218 @@
+package changelog
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+// ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
+// in each file name), oldest first. Two snapshots of one date, or none at
+// all, are input errors.
+func ListSnapshots(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	byDate := map[string]string{}
+	var dates []string
+	for _, e := range entries {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
+			continue
+		}
+		date, found, err := specs.DateFromName(e.Name())
+		if !found || err != nil {
+			continue
+		}
+		if other, dup := byDate[date.String()]; dup {
+			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name(), date)
+		}
+		byDate[date.String()] = e.Name()
+		dates = append(dates, date.String())
+	}
+	if len(dates) == 0 {
+		return nil, fmt.Errorf("%s: no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", dir)
+	}
+	slices.Sort(dates)
+	paths := make([]string, len(dates))
+	for i, d := range dates {
+		paths[i] = filepath.Join(dir, byDate[d])
+	}
+	return paths, nil
+}
+
+// BuildOptions control a history build.
+type BuildOptions struct {
+	Config          policy.Config
+	AllowRemoteRefs bool
+	// Progress, when set, is told after each snapshot is loaded.
+	Progress func()
+}
+
+// Build walks the snapshots in date order and records, for each one after
+// the first, the release that leads to it. Each snapshot is parsed once;
+// snapshots load in parallel, and at most a few are held at a time.
+func Build(paths []string, opts BuildOptions) (*History, error) {
+	loaded, release := loadAhead(paths, opts)
+	h := &History{}
+	var prev *specs.Snapshot
+	for i := range paths {
+		r := <-loaded[i]
+		if r.err != nil {
+			return nil, r.err
+		}
+		if prev != nil {
+			rel, err := releaseBetween(prev, r.snapshot, opts.Config)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := h.Add(rel); err != nil {
+				return nil, err
+			}
+			release()
+		}
+		prev = r.snapshot
+	}
+	return h, nil
+}
+
+type loadResult struct {
+	snapshot *specs.Snapshot
+	err      error
+}
+
+// loadAhead loads snapshots concurrently, in order. A loaded snapshot holds
+// one of a few slots until the consumer calls release for it, so memory
+// stays bounded however long the history.
+func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func()) {
+	window := runtime.GOMAXPROCS(0) + 2
+	slots := make(chan struct{}, window)
+	out := make([]chan loadResult, len(paths))
+	for i := range out {
+		out[i] = make(chan loadResult, 1)
+	}
+	go func() {
+		for i, path := range paths {
+			slots <- struct{}{}
+			go func() {
+				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs})
+				if opts.Progress != nil {
+					opts.Progress()
+				}
+				out[i] <- loadResult{s, err}
+			}()
+		}
+	}()
+	return out, func() { <-slots }
+}
+
+// Update computes the release from base to revision and adds it to h.
+// added is false when h already records that date.
+func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (added bool, err error) {
+	if revision.Date.IsZero() {
+		return false, fmt.Errorf("%s: no date in the file name; use --revision-date", revision.Path)
+	}
+	if h.Has(revision.Date.String()) {
+		return false, nil
+	}
+	release, err := releaseBetween(base, revision, cfg)
+	if err != nil {
+		return false, err
+	}
+	return h.Add(release)
+}
+
+// releaseBetween is every change from base to revision, with lifecycle
+// entries, and exemptions marked as the check would mark them.
+func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release, error) {
+	product := cfg.Product
+	if product == "" {
+		var err error
+		if product, err = specs.DetectProduct(base, revision); err != nil {
+			return Release{}, err
+		}
+	}
+	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	if err != nil {
+		return Release{}, err
+	}
+	report := policy.Check(policy.Input{Base: base, Revision: revision, Result: res, Date: revision.Date, Config: cfg})
+	exempted := map[[4]string]bool{}
+	for _, f := range report.Findings {
+		if f.Exempted {
+			exempted[[4]string{f.Operation, f.Version, f.Change, f.Message}] = true
+		}
+	}
+
+	var entries []Entry
+	for _, p := range res.Pairs {
+		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
+		if !lifecycle {
+			for _, c := range p.Changes {
+				entries = append(entries, Entry{
+					Operation: p.Operation, Version: p.Version, ID: c.ID, Breaking: c.Level == diff.Error, Text: c.Message,
+					Exempted: exempted[[4]string{p.Operation, p.Version, c.ID, c.Message}],
+				})
+			}
+		}
+		switch {
+		case p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Bump):
+			e := Entry{Operation: p.Operation, Version: p.Version, ID: VersionReleased, Replaces: p.Predecessor, Text: fmt.Sprintf("Version %s released.", p.Version)}
+			if p.Predecessor != "" {
+				e.Text = fmt.Sprintf("Version %s released, replacing %s.", p.Version, p.Predecessor)
+			}
+			entries = append(entries, e)
+			if p.Predecessor != "" && p.Kind == diff.Bump {
+				sunset := revisionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+				entries = append(entries, Entry{
+					Operation: p.Operation, Version: p.Predecessor, ID: VersionDeprecated, Sunset: sunset.String(),
+					Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s.", p.Predecessor, p.Version, sunset),
+				})
+			}
+		case p.Version != "" && p.Kind == diff.Removed && !replaced(res, p, cfg):
+			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed.", p.Version)})
+		}
+	}
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation),
+			cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
+	})
+	if entries == nil {
+		entries = []Entry{}
+	}
+	return Release{Date: revision.Date.String(), Changes: entries}, nil
+}
+
+// revisionDate is a version's own date, the day its predecessor is
+// deprecated.
+func revisionDate(revision *specs.Snapshot, version string) civil.Date {
+	d, err := civil.ParseDate(version)
+	if err != nil {
+		return revision.Date
+	}
+	return d
+}
+
+// replaced reports whether, in a latest-version series, a removed version
+// was replaced by a newer one of the same operation: that is a deprecation,
+// recorded on the bump, not a removal.
+func replaced(res *diff.Result, removed *diff.Pair, cfg policy.Config) bool {
+	if cfg.Snapshot != policy.LatestVersion {
+		return false
+	}
+	return slices.ContainsFunc(res.Pairs, func(p *diff.Pair) bool {
+		return p.Kind == diff.Bump && p.Predecessor == removed.Version && p.Operation == removed.Operation
+	})
+}
+
+func pathOf(operation string) string { _, p, _ := strings.Cut(operation, " "); return p }

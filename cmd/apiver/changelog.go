@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newChangelogCmd(stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "changelog",
+		Short: "Build, update and render the dated change history",
+	}
+	cmd.AddCommand(newChangelogBuildCmd(stderr), newChangelogUpdateCmd(), newChangelogRenderCmd())
+	return cmd
+}
+
+func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
+	var output, configPath string
+	var allowRemote bool
+	cmd := &cobra.Command{
+		Use:   "build DIR",
+		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := policy.LoadConfig(configPath)
+			if err != nil {
+				return err
+			}
+			paths, err := changelog.ListSnapshots(args[0])
+			if err != nil {
+				return err
+			}
+			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote}
+			if bar := progressBar(stderr, len(paths)); bar != nil {
+				defer bar.Finish()
+				opts.Progress = func() { _ = bar.Add(1) }
+			}
+			h, err := changelog.Build(paths, opts)
+			if err != nil {
+				return err
+			}
+			if output == "" {
+				data, err := h.Encode()
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(data)
+				return err
+			}
+			return h.Write(output)
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
+	cmd.Flags().StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
+	return cmd
+}
+
+// progressBar shows load progress on stderr only when it is a terminal.
+func progressBar(stderr io.Writer, total int) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("loading snapshots"),
+		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+}
+
+func newChangelogUpdateCmd() *cobra.Command {
+	var path string
+	var flags pairFlags
+	cmd := &cobra.Command{
+		Use:   "update --changelog FILE BASE REVISION",
+		Short: "Add the revision's release to an existing history (idempotent; the file is replaced atomically)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			h, err := changelog.Read(path)
+			if err != nil {
+				return err
+			}
+			cfg, err := policy.LoadConfig(flags.configPath)
+			if err != nil {
+				return err
+			}
+			baseDate, err := parseDate("--base-date", flags.baseDate)
+			if err != nil {
+				return err
+			}
+			revisionDate, err := parseDate("--revision-date", flags.revisionDate)
+			if err != nil {
+				return err
+			}
+			base, revision, err := specs.LoadPair(args[0], args[1],
+				specs.LoadOptions{Date: baseDate, AllowRemoteRefs: flags.allowRemoteRefs},
+				specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: flags.allowRemoteRefs})
+			if err != nil {
+				return err
+			}
+			added, err := changelog.Update(h, base, revision, cfg)
+			if err != nil {
+				return err
+			}
+			if !added {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s already records %s: unchanged\n", path, revision.Date)
+				return nil
+			}
+			if err := h.Write(path); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: added the release of %s\n", path, revision.Date)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&path, "changelog", "", "the history file to update (required)")
+	_ = cmd.MarkFlagRequired("changelog")
+	flags.register(cmd.Flags())
+	return cmd
+}
+
+func newChangelogRenderCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "render CHANGELOG",
+		Short: "Render the history for people: one section per date, breaking changes first, identical changes grouped",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(changelog.RenderFormats, format); err != nil {
+				return err
+			}
+			h, err := changelog.Read(args[0])
+			if err != nil {
+				return err
+			}
+			releases, err := h.Releases()
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			return changelog.Render(cmd.OutOrStdout(), format, releases)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.RenderFormats))
+	return cmd
+}
