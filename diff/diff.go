@@ -50,17 +50,81 @@ func (r *Result) Changes() []Change {
 // pairs share are diffed once, and oasdiff never sees two versions' media
 // types side by side.
 func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
-	levels, err := checkLevels(opts.Levels)
-	if err != nil {
-		return nil, err
-	}
 	res := &Result{
 		Base:     specs.Operations(base.Doc, opts.Product),
 		Revision: specs.Operations(revision.Doc, opts.Product),
 	}
 	pairs := pairUp(base, revision, res.Base, res.Revision)
+	if err := diffPairs(base.Doc, revision.Doc, pairs, opts); err != nil {
+		return nil, fmt.Errorf("diff of %s and %s: %w", base.Path, revision.Path, err)
+	}
+	res.Pairs = sortedPairs(pairs)
+	return res, nil
+}
 
-	baseDoc, revDoc := syntheticDoc(base.Doc), syntheticDoc(revision.Doc)
+// CompareVersions diffs, within one snapshot, version from against version
+// to of every operation that has both: what a client meets when it
+// migrates.
+func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result, error) {
+	res := &Result{Base: specs.Operations(s.Doc, opts.Product)}
+	res.Revision = res.Base
+	var pairs []pairing
+	for _, op := range res.Base {
+		old, next := op.Version(from), op.Version(to)
+		if old == nil || next == nil {
+			continue
+		}
+		pairs = append(pairs, pairing{
+			Pair: &Pair{Operation: op.Name(), Version: to, Kind: Bump, Predecessor: from},
+			base: &side{path: op.Path, file: s.Path, op: old.View}, revision: &side{path: op.Path, file: s.Path, op: next.View},
+		})
+	}
+	if err := diffPairs(s.Doc, s.Doc, pairs, opts); err != nil {
+		return nil, fmt.Errorf("diff of %s: %w", s.Path, err)
+	}
+	res.Pairs = sortedPairs(pairs)
+	return res, nil
+}
+
+// CompareLegacy diffs every unversioned operation of legacy with version to
+// of its versioned successor in s: the operation of the same method whose
+// path is the legacy path with the prefix oldPrefix replaced by newPrefix.
+func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, opts Options) (*Result, error) {
+	res := &Result{Base: specs.Operations(legacy.Doc, opts.Product), Revision: specs.Operations(s.Doc, opts.Product)}
+	successors := map[string]*specs.Operation{}
+	for _, op := range res.Revision {
+		successors[op.Key()] = op
+	}
+	var pairs []pairing
+	for _, op := range res.Base {
+		if op.Unversioned == nil || !strings.HasPrefix(op.Path, oldPrefix) {
+			continue
+		}
+		mapped := specs.Operation{Method: op.Method, Path: newPrefix + strings.TrimPrefix(op.Path, oldPrefix)}
+		next := successors[mapped.Key()]
+		if next == nil || next.Version(to) == nil {
+			continue
+		}
+		pairs = append(pairs, pairing{
+			Pair: &Pair{Operation: next.Name(), Version: to, Kind: Bump},
+			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View},
+		})
+	}
+	if err := diffPairs(legacy.Doc, s.Doc, pairs, opts); err != nil {
+		return nil, fmt.Errorf("diff of %s and %s: %w", legacy.Path, s.Path, err)
+	}
+	res.Pairs = sortedPairs(pairs)
+	return res, nil
+}
+
+// diffPairs runs every pair through oasdiff at once and fills in its
+// changes.
+func diffPairs(baseSource, revisionSource *openapi3.T, pairs []pairing, opts Options) error {
+	levels, err := checkLevels(opts.Levels)
+	if err != nil {
+		return err
+	}
+	baseDoc, revDoc := syntheticDoc(baseSource), syntheticDoc(revisionSource)
 	sources := oasdiff.OperationsSourcesMap{}
 	for i, p := range pairs {
 		key := pairPath(i, p)
@@ -80,7 +144,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 
 	report, err := oasdiff.Get(oasdiff.NewConfig(oasdiff.WithExcludeElements([]string{oasdiff.ExcludeExamplesOption, oasdiff.ExcludeDescriptionOption})), baseDoc, revDoc)
 	if err != nil {
-		return nil, fmt.Errorf("diff of %s and %s: %w", base.Path, revision.Path, err)
+		return err
 	}
 	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
@@ -104,12 +168,19 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 	}
 	for _, p := range pairs {
 		p.Changes = names.dedupe(p.Changes)
-		res.Pairs = append(res.Pairs, p.Pair)
 	}
-	slices.SortStableFunc(res.Pairs, func(a, b *Pair) int {
+	return nil
+}
+
+func sortedPairs(pairs []pairing) []*Pair {
+	out := make([]*Pair, len(pairs))
+	for i, p := range pairs {
+		out[i] = p.Pair
+	}
+	slices.SortStableFunc(out, func(a, b *Pair) int {
 		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
-	return res, nil
+	return out
 }
 
 // syntheticDoc is a document to hold pair operations: the original's

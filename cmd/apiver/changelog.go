@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
@@ -18,7 +20,7 @@ func newChangelogCmd(stderr io.Writer) *cobra.Command {
 		Use:   "changelog",
 		Short: "Build, update and render the dated change history",
 	}
-	cmd.AddCommand(newChangelogBuildCmd(stderr), newChangelogUpdateCmd(), newChangelogRenderCmd())
+	cmd.AddCommand(newChangelogBuildCmd(stderr), newChangelogUpdateCmd(), newChangelogRenderCmd(), newChangelogMigrateCmd())
 	return cmd
 }
 
@@ -147,5 +149,72 @@ func newChangelogRenderCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.RenderFormats))
+	return cmd
+}
+
+func newChangelogMigrateCmd() *cobra.Command {
+	var from, to, legacyPath, mapping, format, configPath string
+	cmd := &cobra.Command{
+		Use:   "migrate SNAPSHOT --to V2 (--from V1 | --legacy LEGACY_SNAPSHOT --map OLD_PREFIX=NEW_PREFIX)",
+		Short: "A migration guide: per operation, the request and response differences between two versions",
+		Long: `List, per operation, the request and response differences between version --from and
+version --to of the resources of SNAPSHOT that have both. With --legacy and --map, compare the
+unversioned operations of LEGACY_SNAPSHOT under OLD_PREFIX with version --to of the operations
+of SNAPSHOT at the same path under NEW_PREFIX.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(changelog.MigrationFormats, format); err != nil {
+				return err
+			}
+			if to == "" || (from == "") == (legacyPath == "") {
+				return fmt.Errorf("migrate needs --to and exactly one of --from or --legacy")
+			}
+			oldPrefix, newPrefix, ok := strings.Cut(mapping, "=")
+			if legacyPath != "" && (!ok || oldPrefix == "" || newPrefix == "") {
+				return fmt.Errorf("--map %q: want OLD_PREFIX=NEW_PREFIX, such as /api/example/v1.0=/api/example/v2", mapping)
+			}
+			cfg, err := policy.LoadConfig(configPath)
+			if err != nil {
+				return err
+			}
+			var snapshots []*specs.Snapshot
+			if legacyPath == "" {
+				s, err := specs.Load(args[0], specs.LoadOptions{})
+				if err != nil {
+					return err
+				}
+				snapshots = []*specs.Snapshot{s}
+			} else {
+				legacy, s, err := specs.LoadPair(legacyPath, args[0], specs.LoadOptions{}, specs.LoadOptions{})
+				if err != nil {
+					return err
+				}
+				snapshots = []*specs.Snapshot{legacy, s}
+			}
+			product, err := productOf(cfg, snapshots...)
+			if err != nil {
+				return err
+			}
+			opts := diff.Options{Product: product, Levels: cfg.ChangeLevels()}
+			var res *diff.Result
+			if legacyPath == "" {
+				res, err = diff.CompareVersions(snapshots[0], from, to, opts)
+			} else {
+				from = "the legacy API (" + oldPrefix + ")"
+				res, err = diff.CompareLegacy(snapshots[0], snapshots[1], oldPrefix, newPrefix, to, opts)
+			}
+			if err != nil {
+				return err
+			}
+			return changelog.RenderMigration(cmd.OutOrStdout(), format, changelog.NewMigration(from, to, res))
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&from, "from", "", "the version clients leave")
+	fs.StringVar(&to, "to", "", "the version clients move to")
+	fs.StringVar(&legacyPath, "legacy", "", "a snapshot of the unversioned legacy API to compare instead of --from")
+	fs.StringVar(&mapping, "map", "", "with --legacy: OLD_PREFIX=NEW_PREFIX of the paths")
+	fs.StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.MigrationFormats))
+	fs.StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 	return cmd
 }
