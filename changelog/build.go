@@ -167,20 +167,20 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 		}
 		switch {
 		case p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Bump):
-			e := Entry{Operation: p.Operation, Version: p.Version, ID: VersionReleased, Replaces: p.Predecessor, Text: fmt.Sprintf("Version %s released.", p.Version)}
+			e := Entry{Operation: p.Operation, Version: p.Version, ID: VersionReleased, Replaces: p.Predecessor, Text: fmt.Sprintf("Version %s released", p.Version)}
 			if p.Predecessor != "" {
-				e.Text = fmt.Sprintf("Version %s released, replacing %s.", p.Version, p.Predecessor)
+				e.Text = fmt.Sprintf("Version %s released, replacing %s", p.Version, p.Predecessor)
 			}
 			entries = append(entries, e)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
 				sunset := revisionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
 				entries = append(entries, Entry{
 					Operation: p.Operation, Version: p.Predecessor, ID: VersionDeprecated, Sunset: sunset.String(),
-					Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s.", p.Predecessor, p.Version, sunset),
+					Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s", p.Predecessor, p.Version, sunset),
 				})
 			}
 		case p.Version != "" && p.Kind == diff.Removed && !replaced(res, p, cfg):
-			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed.", p.Version)})
+			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed", p.Version)})
 		}
 	}
 	slices.SortStableFunc(entries, func(a, b Entry) int {
