@@ -9,6 +9,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// A test that needs apiver as a process of its own (to kill it) runs
+	// the test binary with this variable set.
+	if os.Getenv("APIVER_AS_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"apiver": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 	})

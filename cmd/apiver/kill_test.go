@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestUpdateSurvivesKill kills `changelog update` with SIGKILL at many
+// points of its run: the changelog is always either the old file or the
+// complete new one, never half-written.
+func TestUpdateSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: runs apiver twenty times")
+	}
+	seed, _ := filepath.Abs("../../testdata/seed-history")
+	base, revision := filepath.Join(seed, "example-2026-02-10.yaml"), filepath.Join(seed, "example-2026-02-11.yaml")
+	dir := t.TempDir()
+	old := []byte(`[{"date": "2026-02-10", "description": "kept by hand", "changes": []}]` + "\n")
+	target := filepath.Join(dir, "changelog.json")
+
+	// The complete result, from an uninterrupted run.
+	if err := os.WriteFile(target, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run([]string{"changelog", "update", "--changelog", target, base, revision}, io.Discard, io.Discard); code != exitPass {
+		t.Fatalf("update: exit %d", code)
+	}
+	complete, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for i := range 20 {
+		if err := os.WriteFile(target, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "changelog", "update", "--changelog", target, base, revision)
+		cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(i*15) * time.Millisecond)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		got, err := os.ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, old) && !bytes.Equal(got, complete) {
+			t.Fatalf("killed after %d ms: the changelog is neither the old file nor the complete new one:\n%s", i*15, got)
+		}
+	}
+}
