@@ -88,21 +88,7 @@ func newChangelogUpdateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg, err := policy.LoadConfig(flags.configPath)
-			if err != nil {
-				return err
-			}
-			baseDate, err := parseDate("--base-date", flags.baseDate)
-			if err != nil {
-				return err
-			}
-			revisionDate, err := parseDate("--revision-date", flags.revisionDate)
-			if err != nil {
-				return err
-			}
-			base, revision, err := specs.LoadPair(args[0], args[1],
-				specs.LoadOptions{Date: baseDate, AllowRemoteRefs: flags.allowRemoteRefs},
-				specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: flags.allowRemoteRefs})
+			cfg, base, revision, err := flags.load(args[0], args[1])
 			if err != nil {
 				return err
 			}

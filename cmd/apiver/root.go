@@ -51,21 +51,7 @@ type comparison struct {
 }
 
 func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
-	cfg, err := policy.LoadConfig(f.configPath)
-	if err != nil {
-		return nil, err
-	}
-	baseDate, err := parseDate("--base-date", f.baseDate)
-	if err != nil {
-		return nil, err
-	}
-	revisionDate, err := parseDate("--revision-date", f.revisionDate)
-	if err != nil {
-		return nil, err
-	}
-	base, revision, err := specs.LoadPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs})
+	cfg, base, revision, err := f.load(basePath, revisionPath)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +64,29 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 		return nil, err
 	}
 	return &comparison{base: base, revision: revision, config: cfg, result: result}, nil
+}
+
+// load reads the config and both snapshots.
+func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
+	cfg, err := policy.LoadConfig(f.configPath)
+	if err != nil {
+		return policy.Config{}, nil, nil, err
+	}
+	baseDate, err := parseDate("--base-date", f.baseDate)
+	if err != nil {
+		return policy.Config{}, nil, nil, err
+	}
+	revisionDate, err := parseDate("--revision-date", f.revisionDate)
+	if err != nil {
+		return policy.Config{}, nil, nil, err
+	}
+	base, revision, err := specs.LoadPair(basePath, revisionPath,
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs})
+	if err != nil {
+		return policy.Config{}, nil, nil, err
+	}
+	return cfg, base, revision, nil
 }
 
 // productOf is the config's product, or the one the snapshots' media types name.
