@@ -135,12 +135,9 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (adde
 // releaseBetween is every change from base to revision, with lifecycle
 // entries, and exemptions marked as the check would mark them.
 func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release, error) {
-	product := cfg.Product
-	if product == "" {
-		var err error
-		if product, err = specs.DetectProduct(base, revision); err != nil {
-			return Release{}, err
-		}
+	product, err := cfg.ResolveProduct(base, revision)
+	if err != nil {
+		return Release{}, err
 	}
 	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
 	if err != nil {
@@ -173,19 +170,18 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 			}
 			entries = append(entries, e)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
-				sunset := revisionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+				sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
 				entries = append(entries, Entry{
 					Operation: p.Operation, Version: p.Predecessor, ID: VersionDeprecated, Sunset: sunset.String(),
 					Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s", p.Predecessor, p.Version, sunset),
 				})
 			}
-		case p.Version != "" && p.Kind == diff.Removed && !replaced(res, p, cfg):
+		case p.Version != "" && p.Kind == diff.Removed && !cfg.Replaced(res, p):
 			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed", p.Version)})
 		}
 	}
 	slices.SortStableFunc(entries, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation),
-			cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
+		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 	})
 	if entries == nil {
 		entries = []Entry{}
@@ -193,26 +189,12 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 	return Release{Date: revision.Date.String(), Changes: entries}, nil
 }
 
-// revisionDate is a version's own date, the day its predecessor is
-// deprecated.
-func revisionDate(revision *specs.Snapshot, version string) civil.Date {
+// versionDate is a version's own date, the day its predecessor is
+// deprecated; the revision's date for a version that is not a date.
+func versionDate(revision *specs.Snapshot, version string) civil.Date {
 	d, err := civil.ParseDate(version)
 	if err != nil {
 		return revision.Date
 	}
 	return d
 }
-
-// replaced reports whether, in a latest-version series, a removed version
-// was replaced by a newer one of the same operation: that is a deprecation,
-// recorded on the bump, not a removal.
-func replaced(res *diff.Result, removed *diff.Pair, cfg policy.Config) bool {
-	if cfg.Snapshot != policy.LatestVersion {
-		return false
-	}
-	return slices.ContainsFunc(res.Pairs, func(p *diff.Pair) bool {
-		return p.Kind == diff.Bump && p.Predecessor == removed.Version && p.Operation == removed.Operation
-	})
-}
-
-func pathOf(operation string) string { _, p, _ := strings.Cut(operation, " "); return p }

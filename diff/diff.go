@@ -178,7 +178,7 @@ func sortedPairs(pairs []pairing) []*Pair {
 		out[i] = p.Pair
 	}
 	slices.SortStableFunc(out, func(a, b *Pair) int {
-		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }

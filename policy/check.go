@@ -204,15 +204,10 @@ func (c *checker) removedVersions() {
 		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease {
 			continue
 		}
-		baseOp := findOperation(c.in.Result.Base, p.Operation)
-		revOp := findByKey(c.in.Result.Revision, baseOp)
-		successor := newerVersion(baseOp, p.Version)
-		if successor == nil {
-			successor = newerVersion(revOp, p.Version)
-		}
-		if successor != nil && revOp != nil && c.in.Config.Snapshot == LatestVersion && revOp.Version(successor.Name) != nil {
+		if c.in.Config.Replaced(c.in.Result, p) {
 			continue
 		}
+		baseOp, successor := successorOf(c.in.Result, p)
 		l := c.clock().lifecycle(c.in.Base, baseOp, baseOp.Version(p.Version), successor)
 		var why string
 		switch {
@@ -249,6 +244,28 @@ func (c *checker) sunsets() {
 			}, "")
 		}
 	}
+}
+
+// Replaced reports whether a version missing from the revision was, in a
+// latest-version series, replaced by a newer version of its operation: a
+// deprecation, not a removal.
+func (c Config) Replaced(res *diff.Result, removed *diff.Pair) bool {
+	if c.Snapshot != LatestVersion {
+		return false
+	}
+	_, successor := successorOf(res, removed)
+	revOp := findByKey(res.Revision, findOperation(res.Base, removed.Operation))
+	return successor != nil && revOp != nil && revOp.Version(successor.Name) != nil
+}
+
+// successorOf finds a removed version's base operation and the version
+// that succeeds it: the next newer one in the base, or else in the revision.
+func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs.Version) {
+	baseOp := findOperation(res.Base, removed.Operation)
+	if successor := newerVersion(baseOp, removed.Version); successor != nil {
+		return baseOp, successor
+	}
+	return baseOp, newerVersion(findByKey(res.Revision, baseOp), removed.Version)
 }
 
 // newerVersion is the oldest version of op newer than name, or nil.
@@ -362,13 +379,10 @@ func findByKey(ops []*specs.Operation, like *specs.Operation) *specs.Operation {
 func compareFindings(a, b Finding) int {
 	return cmp.Or(
 		cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
-		cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)),
-		cmp.Compare(a.Operation, b.Operation),
+		specs.CompareOperationNames(a.Operation, b.Operation),
 		cmp.Compare(a.Version, b.Version),
 		cmp.Compare(a.Rule, b.Rule),
 		cmp.Compare(a.Change, b.Change),
 		cmp.Compare(a.Message, b.Message),
 	)
 }
-
-func pathOf(operation string) string { _, p, _ := strings.Cut(operation, " "); return p }

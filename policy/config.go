@@ -11,6 +11,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -190,6 +191,15 @@ func (e *Exemption) validate() error {
 		return errors.New("expires: required")
 	}
 	return nil
+}
+
+// ResolveProduct is the configured product, or the one the snapshots'
+// media types name.
+func (c *Config) ResolveProduct(snapshots ...*specs.Snapshot) (string, error) {
+	if c.Product != "" {
+		return c.Product, nil
+	}
+	return specs.DetectProduct(snapshots...)
 }
 
 // ChangeLevels are the levels to give oasdiff's checks: apiver's defaults,

@@ -77,7 +77,7 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Lifecycle) int {
-		return cmp.Or(cmp.Compare(pathOf(a.Operation), pathOf(b.Operation)), cmp.Compare(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }

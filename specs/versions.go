@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -363,4 +364,12 @@ func sunsetOf(extensions map[string]any) civil.Date {
 		return civil.Date{}
 	}
 	return d
+}
+
+// CompareOperationNames orders "METHOD /path" names by path, then method, so
+// that listings read path by path.
+func CompareOperationNames(a, b string) int {
+	_, pathA, _ := strings.Cut(a, " ")
+	_, pathB, _ := strings.Cut(b, " ")
+	return cmp.Or(cmp.Compare(pathA, pathB), cmp.Compare(a, b))
 }

@@ -177,7 +177,7 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 				}
 				snapshots = []*specs.Snapshot{legacy, s}
 			}
-			product, err := productOf(cfg, snapshots...)
+			product, err := cfg.ResolveProduct(snapshots...)
 			if err != nil {
 				return err
 			}

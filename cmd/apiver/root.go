@@ -55,7 +55,7 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if err != nil {
 		return nil, err
 	}
-	product, err := productOf(cfg, base, revision)
+	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return nil, err
 	}
@@ -87,14 +87,6 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 		return policy.Config{}, nil, nil, err
 	}
 	return cfg, base, revision, nil
-}
-
-// productOf is the config's product, or the one the snapshots' media types name.
-func productOf(cfg policy.Config, snapshots ...*specs.Snapshot) (string, error) {
-	if cfg.Product != "" {
-		return cfg.Product, nil
-	}
-	return specs.DetectProduct(snapshots...)
 }
 
 func parseDate(flag, value string) (civil.Date, error) {

@@ -37,7 +37,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	product, err := productOf(cfg, s)
+	product, err := cfg.ResolveProduct(s)
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
