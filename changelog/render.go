@@ -14,23 +14,40 @@ import (
 // RenderFormats lists the formats of `apiver changelog render`.
 var RenderFormats = []string{"markdown", "text"}
 
-// line is one rendered change and the operation-versions it applies to.
-type line struct {
-	text       string
-	breaking   bool
-	exempted   bool
-	id         string
-	operations []string
+// Line is one change as people read it, and the operation-versions it
+// applies to.
+type Line struct {
+	Text     string
+	Breaking bool
+	Exempted bool
+	// ID is the change id the line was made from.
+	ID   string
+	Uses []Use
+}
+
+// Use is one operation-version a line applies to.
+type Use struct {
+	Operation string
+	Version   string
+}
+
+// String is the operation with its version in parentheses.
+func (u Use) String() string {
+	if u.Version == "" {
+		return u.Operation
+	}
+	return u.Operation + " (" + u.Version + ")"
 }
 
 // firstCode is the first `quoted` token of a message: for enum changes,
 // the value added or removed.
 var firstCode = regexp.MustCompile("`[^`]*`")
 
-// lines groups a release's changes for reading: enum values added to or
+// Lines groups a release's changes for reading: enum values added to or
 // removed from one property of one operation-version become one change, and
 // identical changes across operations become one line listing them.
-func lines(r Release) []*line {
+// Breaking lines come first, then the lines used by most operations.
+func Lines(r Release) []*Line {
 	type enumKey struct{ op, version, id, template string }
 	enumValues := map[enumKey][]string{}
 	var enumOrder []enumKey
@@ -40,10 +57,7 @@ func lines(r Release) []*line {
 	}
 	var items []item
 	for _, e := range r.Changes {
-		op := e.Operation
-		if e.Version != "" {
-			op += " (" + e.Version + ")"
-		}
+		op := Use{e.Operation, e.Version}.String()
 		if strings.Contains(e.ID, "enum-value-added") || strings.Contains(e.ID, "enum-value-removed") {
 			if loc := firstCode.FindStringIndex(e.Text); loc != nil {
 				k := enumKey{op, e.Version, e.ID, e.Text[:loc[0]] + "\x00" + e.Text[loc[1]:]}
@@ -75,22 +89,23 @@ func lines(r Release) []*line {
 		items[i].text = text
 	}
 
-	byText := map[[4]string]*line{}
-	var out []*line
+	byText := map[[4]string]*Line{}
+	var out []*Line
 	for _, it := range items {
 		k := [4]string{it.e.ID, it.text, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted)}
 		l, ok := byText[k]
 		if !ok {
-			l = &line{text: capitalize(it.text), breaking: it.e.Breaking, exempted: it.e.Exempted, id: it.e.ID}
+			l = &Line{Text: capitalize(it.text), Breaking: it.e.Breaking, Exempted: it.e.Exempted, ID: it.e.ID}
 			byText[k] = l
 			out = append(out, l)
 		}
-		if !slices.Contains(l.operations, it.op) {
-			l.operations = append(l.operations, it.op)
+		use := Use{it.e.Operation, it.e.Version}
+		if !slices.Contains(l.Uses, use) {
+			l.Uses = append(l.Uses, use)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *line) int {
-		return cmp.Or(boolFirst(a.breaking, b.breaking), cmp.Compare(len(b.operations), len(a.operations)), cmp.Compare(a.id, b.id), cmp.Compare(a.text, b.text))
+	slices.SortStableFunc(out, func(a, b *Line) int {
+		return cmp.Or(boolFirst(a.Breaking, b.Breaking), cmp.Compare(len(b.Uses), len(a.Uses)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 	})
 	return out
 }
@@ -118,13 +133,7 @@ func Render(w io.Writer, format string, releases []Release) error {
 		b.WriteString("# API changelog\n")
 	}
 	for _, r := range releases {
-		ls := lines(r)
-		breaking := 0
-		for _, l := range ls {
-			if l.breaking {
-				breaking++
-			}
-		}
+		ls := Lines(r)
 		if markdown {
 			fmt.Fprintf(&b, "\n## %s\n", r.Date)
 		} else {
@@ -136,7 +145,7 @@ func Render(w io.Writer, format string, releases []Release) error {
 		section := ""
 		for _, l := range ls {
 			title := "Changes"
-			if l.breaking {
+			if l.Breaking {
 				title = "Breaking changes"
 			}
 			if title != section {
@@ -157,9 +166,9 @@ func Render(w io.Writer, format string, releases []Release) error {
 	return err
 }
 
-func writeLine(b *strings.Builder, l *line, markdown bool) {
-	text := l.text
-	if l.exempted {
+func writeLine(b *strings.Builder, l *Line, markdown bool) {
+	text := l.Text
+	if l.Exempted {
 		text += " (exempted)"
 	}
 	code := func(s string) string {
@@ -168,12 +177,12 @@ func writeLine(b *strings.Builder, l *line, markdown bool) {
 		}
 		return s
 	}
-	if len(l.operations) == 1 {
-		fmt.Fprintf(b, "- %s: %s\n", code(l.operations[0]), text)
+	if len(l.Uses) == 1 {
+		fmt.Fprintf(b, "- %s: %s\n", code(l.Uses[0].String()), text)
 		return
 	}
-	fmt.Fprintf(b, "- %s in %d operations:\n", text, len(l.operations))
-	for _, op := range l.operations {
-		fmt.Fprintf(b, "  - %s\n", code(op))
+	fmt.Fprintf(b, "- %s in %d operations:\n", text, len(l.Uses))
+	for _, u := range l.Uses {
+		fmt.Fprintf(b, "  - %s\n", code(u.String()))
 	}
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/site"
+	"github.com/spf13/cobra"
+)
+
+type siteOptions struct {
+	snapshotFlags
+	changelogPath, output    string
+	title, baseURL, snapshot string
+	out                      io.Writer
+}
+
+func newSiteCmd(runF func(*siteOptions) error) *cobra.Command {
+	opts := &siteOptions{}
+	cmd := &cobra.Command{
+		Use:   "site CHANGELOG -o DIR",
+		Short: "Write the changelog website: releases, a page per resource, deprecations and an Atom feed",
+		Long: `Write a static website from a changelog JSON file: an index of releases (newest
+first), a page per release and per resource (operation) with its version
+timeline, the deprecations with their sunsets, and an Atom feed (feed.xml). The
+site works opened from disk and on any static host. DIR is replaced whole and
+atomically; an existing DIR must be empty or a site apiver wrote.
+
+The deprecations page counts days left from --date, else the date of
+--snapshot, else the newest release's date.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.changelogPath, opts.out = args[0], cmd.OutOrStdout()
+			if runF != nil {
+				return runF(opts)
+			}
+			return siteRun(opts)
+		},
+	}
+	fs := cmd.Flags()
+	opts.register(fs)
+	fs.StringVarP(&opts.output, "output", "o", "", "folder to write the site to (required)")
+	fs.StringVar(&opts.title, "title", "API changelog", "the site's title")
+	fs.StringVar(&opts.baseURL, "base-url", "", "URL the site is published at, for absolute links and ids in the feed")
+	fs.StringVar(&opts.snapshot, "snapshot", "", "the latest snapshot, whose deprecated versions and sunsets the deprecations page lists")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func siteRun(opts *siteOptions) error {
+	history, err := changelog.Read(opts.changelogPath)
+	if err != nil {
+		return err
+	}
+	releases, err := history.Releases()
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.changelogPath, err)
+	}
+	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL}
+	if opts.snapshot != "" {
+		clock, lifecycles, err := opts.lifecycles(opts.snapshot)
+		if err != nil {
+			return err
+		}
+		siteOpts.AsOf = clock.Today
+		for _, l := range lifecycles {
+			if (l.State == policy.Deprecated || l.State == policy.SunsetOverdue) && !l.SunsetOn.IsZero() {
+				siteOpts.Deprecations = append(siteOpts.Deprecations, site.Deprecation{Operation: l.Operation, Version: l.Version, Sunset: l.SunsetOn, Successor: l.Successor})
+			}
+		}
+	} else {
+		if siteOpts.AsOf, err = parseDate("--date", opts.date); err != nil {
+			return err
+		}
+		if siteOpts.AsOf.IsZero() && len(releases) > 0 {
+			siteOpts.AsOf, _ = civil.ParseDate(releases[0].Date)
+		}
+		if siteOpts.AsOf.IsZero() {
+			siteOpts.AsOf = today()
+		}
+	}
+	files, err := site.Build(releases, siteOpts)
+	if err != nil {
+		return err
+	}
+	return site.Write(opts.output, files)
+}

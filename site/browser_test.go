@@ -1,0 +1,147 @@
+package site_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowser drives headless Chromium over the seed site served on
+// 127.0.0.1 as a reader would: filter the index, toggle breaking only, open
+// a resource page. It skips without Chromium unless APIVER_BROWSER_TEST=1
+// (CI sets it, so a missing browser fails there). Screenshots go to
+// $APIVER_SCREENSHOTS when set.
+func TestBrowser(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("APIVER_BROWSER_TEST") == "1" {
+			t.Fatal("APIVER_BROWSER_TEST=1 but chromium is not installed")
+		}
+		t.Skip("chromium not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	buildSeedSite(t, dir)
+	server := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer server.Close()
+	shots := os.Getenv("APIVER_SCREENSHOTS")
+
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("no-first-run", true), chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()))
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	do := func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eval := func(js string) []string {
+		t.Helper()
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return out
+	}
+	screenshot := func(name string) {
+		t.Helper()
+		if shots == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clearFilter := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.getElementById("filter-text").value = "", true)`))
+		return err
+	})
+	const visibleChanges = `[...document.querySelectorAll(".change")].filter(e => e.offsetParent !== null).map(e => e.textContent.replace(/\s+/g, " ").trim())`
+	const visibleReleases = `[...document.querySelectorAll("section.release")].filter(e => e.offsetParent !== null).map(e => e.querySelector("h2").textContent)`
+
+	do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(server.URL+"/index.html"), chromedp.WaitVisible("#filter-text"))
+	all := eval(visibleChanges)
+	if len(all) < 50 {
+		t.Fatalf("index shows %d changes, want the seed history's (more than 50)", len(all))
+	}
+	screenshot("index.png")
+
+	do(chromedp.SendKeys("#filter-text", "org_locked"))
+	matching := eval(visibleChanges)
+	if len(matching) != 1 || !strings.Contains(matching[0], "ORG_LOCKED_ACCELERATED") {
+		t.Errorf("filter org_locked shows %q, want the one ORG_LOCKED_ACCELERATED change", matching)
+	}
+	if releases := eval(visibleReleases); strings.Join(releases, ",") != "2026-02-10" {
+		t.Errorf("filter org_locked shows releases %q, want only 2026-02-10", releases)
+	}
+	screenshot("index-filtered.png")
+
+	// A version and an operation together narrow to that operation-version.
+	do(clearFilter, chromedp.SendKeys("#filter-text", "2023-02-01 deleteAfterDate"))
+	for _, c := range eval(visibleChanges) {
+		if !strings.Contains(c, "2023-02-01") || !strings.Contains(c, "deleteAfterDate") {
+			t.Errorf("filter %q shows %q", "2023-02-01 deleteAfterDate", c)
+		}
+	}
+
+	do(clearFilter, chromedp.SendKeys("#filter-text", " "), chromedp.Click("#filter-breaking"))
+	breaking := eval(visibleChanges)
+	if len(breaking) == 0 || len(breaking) >= len(all) {
+		t.Errorf("breaking only shows %d of %d changes", len(breaking), len(all))
+	}
+	for _, c := range breaking {
+		if !strings.HasPrefix(c, "Breaking") {
+			t.Errorf("breaking only shows a change that is not breaking: %q", c)
+		}
+	}
+	screenshot("index-breaking.png")
+
+	do(chromedp.Navigate(server.URL+"/resources/index.html"), chromedp.WaitVisible("#filter-text"),
+		chromedp.Click(`a[href="get-api-example-v2-groups-groupid-clusters.html"]`), chromedp.WaitVisible("figure.timeline svg"))
+	timeline := eval(`[...document.querySelectorAll("figure.timeline svg title")].map(e => e.textContent)`)
+	joined := strings.Join(timeline, "\n")
+	for _, want := range []string{"2023-01-01 deprecated 2023-02-01", "removed 2024-03-01", "2023-02-01 released 2023-02-01"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("clusters timeline lacks %q; titles:\n%s", want, joined)
+		}
+	}
+	screenshot("resource-clusters.png")
+
+	do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+		})
+		return err
+	}))
+	background := eval(`[getComputedStyle(document.body).backgroundColor]`)
+	if background[0] != "rgb(13, 17, 23)" {
+		t.Errorf("dark scheme background is %s", background[0])
+	}
+	screenshot("resource-clusters-dark.png")
+	do(chromedp.Navigate(server.URL + "/releases/2026-02-09.html"), chromedp.WaitVisible("#filter-text"))
+	screenshot("release-dark.png")
+}

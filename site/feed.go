@@ -1,0 +1,93 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/gorilla/feeds"
+)
+
+// feedChangesPerEntry caps an entry's content; the entry links to the
+// release page with everything.
+const feedChangesPerEntry = 50
+
+var feedContent = template.Must(template.New("").Parse(`<p>{{.Counts}}</p>
+<ul>{{range .Lines}}<li>{{if .Breaking}}<strong>Breaking:</strong> {{end}}{{.Text}}{{if eq (len .Uses) 1}} (<code>{{index .Uses 0}}</code>){{else}} (in {{len .Uses}} operations){{end}}</li>{{end}}</ul>{{with .More}}
+<p>And {{.}} more changes.</p>{{end}}`))
+
+// atomFeed is an Atom 1.0 feed with one entry per release. Ids are the
+// release pages' URLs under the base URL, else tag-free URNs named after
+// the title, so they stay the same from build to build.
+func atomFeed(releases []releaseView, opts Options) ([]byte, error) {
+	base := strings.TrimSuffix(opts.BaseURL, "/")
+	link := func(path string) string {
+		if base == "" {
+			return path
+		}
+		return base + "/" + path
+	}
+	id := func(path string) string {
+		if base != "" {
+			return link(path)
+		}
+		return "urn:apiver:" + strings.Trim(notSlug.ReplaceAllString(strings.ToLower(opts.Title), "-"), "-") + ":" + path
+	}
+	feed := &feeds.AtomFeed{
+		Xmlns:  "http://www.w3.org/2005/Atom",
+		Title:  opts.Title,
+		Id:     id("feed.xml"),
+		Link:   &feeds.AtomLink{Href: link("index.html"), Rel: "alternate"},
+		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: opts.Title}},
+	}
+	if len(releases) > 0 {
+		feed.Updated = releases[0].Date + "T00:00:00Z"
+	} else {
+		feed.Updated = opts.AsOf.String() + "T00:00:00Z"
+	}
+	for _, r := range releases {
+		view := r
+		if len(view.Lines) > feedChangesPerEntry {
+			view.More = len(view.Lines) - feedChangesPerEntry
+			view.Lines = view.Lines[:feedChangesPerEntry]
+		}
+		var content bytes.Buffer
+		if err := feedContent.Execute(&content, struct {
+			releaseView
+			Counts string
+		}{view, countsText(r.Counts)}); err != nil {
+			return nil, err
+		}
+		page := "releases/" + r.Date + ".html"
+		feed.Entries = append(feed.Entries, &feeds.AtomEntry{
+			Title:   "Release " + r.Date + ": " + countsText(r.Counts),
+			Updated: r.Date + "T00:00:00Z",
+			Id:      id(page),
+			Links:   []feeds.AtomLink{{Href: link(page), Rel: "alternate", Type: "text/html"}},
+			Content: &feeds.AtomContent{Type: "html", Content: content.String()},
+		})
+	}
+	xml, err := feeds.ToXML(feed)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(xml + "\n"), nil
+}
+
+func countsText(c counts) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.Breaking, "breaking")
+	add(c.Deprecations, "deprecated")
+	add(c.Additions, "added")
+	add(c.Other, "other")
+	if len(parts) == 0 {
+		return "no changes"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,204 @@
+// Package site writes the changelog website: an index of releases, a page
+// per release and per resource with its version timeline, the deprecations,
+// and an Atom feed. Pages are static and work opened from disk.
+package site
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/specs"
+)
+
+// Options shape a site.
+type Options struct {
+	Title string
+	// BaseURL is where the site is published; it makes the feed's ids and
+	// links absolute. Without it the feed links are relative.
+	BaseURL string
+	// AsOf is the clock's today for the deprecations page.
+	AsOf civil.Date
+	// Deprecations come from the latest snapshot; the history's own
+	// deprecations complete them.
+	Deprecations []Deprecation
+}
+
+// Deprecation is one deprecated version and when it may be removed.
+type Deprecation struct {
+	Operation string
+	Version   string
+	Sunset    civil.Date
+	Successor string
+}
+
+// counts are a release's changes by kind, for the index.
+type counts struct{ Breaking, Deprecations, Additions, Other int }
+
+func countOf(changes []changelog.Entry) counts {
+	var c counts
+	for _, e := range changes {
+		switch {
+		case e.Breaking:
+			c.Breaking++
+		case e.ID == changelog.VersionDeprecated || strings.Contains(e.ID, "deprecated"):
+			c.Deprecations++
+		case e.ID == changelog.VersionReleased || strings.HasPrefix(e.ID, "new-") || strings.Contains(e.ID, "-added"):
+			c.Additions++
+		default:
+			c.Other++
+		}
+	}
+	return c
+}
+
+// resource is one operation across the history.
+type resource struct {
+	Operation string
+	Slug      string
+	Versions  []versionSpan
+	// Releases are the releases that changed it, newest first, holding
+	// only its own changes.
+	Releases []changelog.Release
+}
+
+// versionSpan is one version's life as the history and the deprecations
+// record it; zero dates are unknown.
+type versionSpan struct {
+	Version                               string
+	Released, Deprecated, Sunset, Removed civil.Date
+	Successor                             string
+}
+
+// resources gathers every operation named in the history.
+func resources(releases []changelog.Release, deprecations []Deprecation) []*resource {
+	byOp := map[string]*resource{}
+	spans := map[changelog.Use]*versionSpan{}
+	get := func(op string) *resource {
+		r, ok := byOp[op]
+		if !ok {
+			r = &resource{Operation: op}
+			byOp[op] = r
+		}
+		return r
+	}
+	span := func(op, version string) *versionSpan {
+		k := changelog.Use{Operation: op, Version: version}
+		s, ok := spans[k]
+		if !ok {
+			s = &versionSpan{Version: version}
+			// A version named by its date was released that day.
+			if d, err := civil.ParseDate(version); err == nil {
+				s.Released = d
+			}
+			spans[k] = s
+			r := get(op)
+			r.Versions = append(r.Versions, *s)
+		}
+		return s
+	}
+	// Oldest first, so that later entries win.
+	for _, rel := range slices.Backward(releases) {
+		date, _ := civil.ParseDate(rel.Date)
+		perOp := map[string][]changelog.Entry{}
+		for _, e := range rel.Changes {
+			perOp[e.Operation] = append(perOp[e.Operation], e)
+			if e.Version == "" {
+				continue
+			}
+			s := span(e.Operation, e.Version)
+			switch e.ID {
+			case changelog.VersionReleased:
+				s.Released = date
+				if e.Replaces != "" {
+					prev := span(e.Operation, e.Replaces)
+					prev.Successor = e.Version
+				}
+			case changelog.VersionDeprecated:
+				s.Deprecated = date
+				s.Sunset, _ = civil.ParseDate(e.Sunset)
+			case changelog.VersionRemoved:
+				s.Removed = date
+			}
+		}
+		for op, changes := range perOp {
+			r := get(op)
+			r.Releases = append([]changelog.Release{{Date: rel.Date, Changes: changes}}, r.Releases...)
+		}
+	}
+	for _, d := range deprecations {
+		s := span(d.Operation, d.Version)
+		s.Sunset = d.Sunset
+		if s.Successor == "" {
+			s.Successor = d.Successor
+		}
+	}
+	out := make([]*resource, 0, len(byOp))
+	for _, r := range byOp {
+		for i := range r.Versions {
+			r.Versions[i] = *spans[changelog.Use{Operation: r.Operation, Version: r.Versions[i].Version}]
+		}
+		slices.SortFunc(r.Versions, func(a, b versionSpan) int { return cmp.Compare(a.Version, b.Version) })
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *resource) int { return specs.CompareOperationNames(a.Operation, b.Operation) })
+	assignSlugs(out)
+	return out
+}
+
+var notSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// assignSlugs names each resource's page after its method and path. Two
+// operations whose names slug alike both get a short hash of the name, so
+// a page's URL never depends on which other operations exist.
+func assignSlugs(rs []*resource) {
+	count := map[string]int{}
+	base := make([]string, len(rs))
+	for i, r := range rs {
+		base[i] = strings.Trim(notSlug.ReplaceAllString(strings.ToLower(r.Operation), "-"), "-")
+		count[base[i]]++
+	}
+	for i, r := range rs {
+		r.Slug = base[i]
+		if count[base[i]] > 1 {
+			sum := sha256.Sum256([]byte(r.Operation))
+			r.Slug += "-" + hex.EncodeToString(sum[:4])
+		}
+	}
+}
+
+// deprecationRow is one line of the deprecations page.
+type deprecationRow struct {
+	Deprecation
+	Slug     string
+	DaysLeft int
+	Overdue  bool
+}
+
+// deprecationRows lists every deprecated version not yet removed: the
+// snapshot's, completed by the history's. Overdue first, most overdue
+// first, then by sunset.
+func deprecationRows(rs []*resource, asOf civil.Date) []deprecationRow {
+	var rows []deprecationRow
+	for _, r := range rs {
+		for _, v := range r.Versions {
+			if v.Sunset.IsZero() || !v.Removed.IsZero() {
+				continue
+			}
+			left := v.Sunset.DaysSince(asOf)
+			rows = append(rows, deprecationRow{
+				Deprecation: Deprecation{Operation: r.Operation, Version: v.Version, Sunset: v.Sunset, Successor: v.Successor},
+				Slug:        r.Slug, DaysLeft: left, Overdue: left < 0,
+			})
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b deprecationRow) int {
+		return cmp.Or(a.Sunset.Compare(b.Sunset), specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+	})
+	return rows
+}

@@ -1,0 +1,234 @@
+package site
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/changelog"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// indexLinesPerRelease caps each release on the index, so the index of a
+// long history stays small; the release's own page lists everything.
+const indexLinesPerRelease = 60
+
+// Files are the site's files by slash-separated path.
+type Files map[string][]byte
+
+// page is what every template gets.
+type page struct {
+	Site    string
+	Heading string
+	// Root is the way from the page back to the site's root.
+	Root string
+	Nav  string
+}
+
+type releaseView struct {
+	Date   string
+	Counts counts
+	Lines  []*changelog.Line
+	// More is how many lines the index left out.
+	More int
+}
+
+// linesView is what the "lines" template renders: lines, the way back to
+// the root for links, and the operation whose page this is (not linked).
+type linesView struct {
+	Root  string
+	Lines []*changelog.Line
+	Self  string
+}
+
+type resourceView struct {
+	*resource
+	Breaking bool
+}
+
+// Build renders the site of a history, newest release first.
+func Build(releases []changelog.Release, opts Options) (Files, error) {
+	rs := resources(releases, opts.Deprecations)
+	slugs := map[string]string{}
+	for _, r := range rs {
+		slugs[r.Operation] = r.Slug
+	}
+	tmpl, err := parseTemplates(func(op string) string { return slugs[op] })
+	if err != nil {
+		return nil, err
+	}
+	files := Files{}
+	render := func(path, name string, data any) error {
+		var b bytes.Buffer
+		if err := tmpl[name].ExecuteTemplate(&b, "layout", data); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		files[path] = b.Bytes()
+		return nil
+	}
+
+	views := make([]releaseView, len(releases))
+	for i, r := range releases {
+		views[i] = releaseView{Date: r.Date, Counts: countOf(r.Changes), Lines: changelog.Lines(r)}
+	}
+	index := make([]releaseView, len(views))
+	for i, v := range views {
+		if len(v.Lines) > indexLinesPerRelease {
+			v.More = len(v.Lines) - indexLinesPerRelease
+			v.Lines = v.Lines[:indexLinesPerRelease]
+		}
+		index[i] = v
+	}
+	if err := render("index.html", "index", struct {
+		page
+		Releases []releaseView
+	}{page{Site: opts.Title, Nav: "releases"}, index}); err != nil {
+		return nil, err
+	}
+	for i, v := range views {
+		var newer, older string
+		if i > 0 {
+			newer = views[i-1].Date
+		}
+		if i+1 < len(views) {
+			older = views[i+1].Date
+		}
+		if err := render("releases/"+v.Date+".html", "release", struct {
+			page
+			Release      releaseView
+			Newer, Older string
+		}{page{Site: opts.Title, Heading: "Release " + v.Date, Root: "../", Nav: "releases"}, v, newer, older}); err != nil {
+			return nil, err
+		}
+	}
+
+	resourceViews := make([]resourceView, len(rs))
+	for i, r := range rs {
+		var changes []releaseView
+		for _, rel := range r.Releases {
+			changes = append(changes, releaseView{Date: rel.Date, Lines: changelog.Lines(rel)})
+		}
+		breaking := false
+		for _, rel := range r.Releases {
+			breaking = breaking || countOf(rel.Changes).Breaking > 0
+		}
+		resourceViews[i] = resourceView{r, breaking}
+		if err := render("resources/"+r.Slug+".html", "resource", struct {
+			page
+			Resource *resource
+			Timeline *timeline
+			Releases []releaseView
+		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources"}, r, newTimeline(r.Versions, opts.AsOf), changes}); err != nil {
+			return nil, err
+		}
+	}
+	if err := render("resources/index.html", "resources", struct {
+		page
+		Resources []resourceView
+	}{page{Site: opts.Title, Heading: "Resources", Root: "../", Nav: "resources"}, resourceViews}); err != nil {
+		return nil, err
+	}
+	if err := render("deprecations.html", "deprecations", struct {
+		page
+		AsOf         civil.Date
+		Deprecations []deprecationRow
+	}{page{Site: opts.Title, Heading: "Deprecations", Nav: "deprecations"}, opts.AsOf, deprecationRows(rs, opts.AsOf)}); err != nil {
+		return nil, err
+	}
+
+	feed, err := atomFeed(views, opts)
+	if err != nil {
+		return nil, err
+	}
+	files["feed.xml"] = feed
+	err = fs.WalkDir(assetFS, "assets", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := assetFS.ReadFile(path)
+		files[strings.TrimPrefix(path, "assets/")] = data
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	files[markerFile] = []byte("This folder is a site written by apiver; apiver site replaces it whole.\n")
+	return files, nil
+}
+
+// useView is one operation-version a line applies to, on its page.
+type useView struct {
+	View linesView
+	Use  changelog.Use
+}
+
+// codeSpans shows the `quoted` names of change messages as code.
+func codeSpans(text string) template.HTML {
+	parts := strings.Split(text, "`")
+	if len(parts)%2 == 0 {
+		return template.HTML(template.HTMLEscapeString(text))
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+		} else {
+			b.WriteString(template.HTMLEscapeString(p))
+		}
+	}
+	return template.HTML(b.String())
+}
+
+// parseTemplates gives each page template its own set with the layout, as
+// every page defines its own "content".
+func parseTemplates(slug func(string) string) (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"slug": slug,
+		"lines": func(root string, lines []*changelog.Line) linesView {
+			return linesView{Root: root, Lines: lines}
+		},
+		"linesOf": func(self, root string, lines []*changelog.Line) linesView {
+			return linesView{Root: root, Lines: lines, Self: self}
+		},
+		"code": codeSpans,
+		"use": func(view linesView, u changelog.Use) useView { return useView{view, u} },
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return "1 " + one
+			}
+			return fmt.Sprintf("%d %s", n, many)
+		},
+		"date": func(d civil.Date) string {
+			if d.IsZero() {
+				return "—"
+			}
+			return d.String()
+		},
+		"add": func(a, b int) int { return a + b },
+		"neg": func(a int) int { return -a },
+	}
+	base, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/layout.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*template.Template{}
+	for _, name := range []string{"index", "release", "resource", "resources", "deprecations"} {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if out[name], err = t.ParseFS(templateFS, "templates/"+name+".tmpl"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

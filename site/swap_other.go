@@ -1,0 +1,5 @@
+//go:build !linux
+
+package site
+
+func swap(tmp, dir string) error { return swapInPlace(tmp, dir) }

@@ -1,0 +1,151 @@
+package site
+
+import (
+	"fmt"
+
+	"cloud.google.com/go/civil"
+)
+
+// timeline is a resource's versions laid out for the SVG: one row per
+// version, coloured segments for its states, ticks for sunsets, removals
+// and today.
+type timeline struct {
+	Width, Height int
+	Years         []tick
+	Today         tick
+	Rows          []timelineRow
+	// Description says in words what the drawing shows, for screen readers.
+	Description string
+}
+
+type tick struct {
+	X     float64
+	Label string
+}
+
+type timelineRow struct {
+	Version  string
+	Y        int
+	Segments []segment
+	Sunset   *tick
+	Removed  *tick
+}
+
+type segment struct {
+	Class string
+	X, W  float64
+	Title string
+}
+
+const (
+	timelineWidth = 760
+	labelWidth    = 110
+	rightPad      = 90
+	rowHeight     = 30
+	axisHeight    = 26
+)
+
+// newTimeline lays out the dated versions; nil when none has a date.
+func newTimeline(versions []versionSpan, asOf civil.Date) *timeline {
+	var start, end civil.Date
+	widen := func(d civil.Date) {
+		if d.IsZero() {
+			return
+		}
+		if start.IsZero() || d.Before(start) {
+			start = d
+		}
+		if end.IsZero() || d.After(end) {
+			end = d
+		}
+	}
+	var dated []versionSpan
+	for _, v := range versions {
+		if v.Released.IsZero() && v.Deprecated.IsZero() && v.Removed.IsZero() {
+			continue
+		}
+		dated = append(dated, v)
+		widen(v.Released)
+		widen(v.Deprecated)
+		widen(v.Sunset)
+		widen(v.Removed)
+	}
+	if len(dated) == 0 {
+		return nil
+	}
+	widen(asOf)
+	start, end = start.AddDays(-30), end.AddDays(30)
+	span := float64(end.DaysSince(start))
+	x := func(d civil.Date) float64 {
+		return labelWidth + float64(d.DaysSince(start))/span*float64(timelineWidth-labelWidth-rightPad)
+	}
+	t := &timeline{Width: timelineWidth, Height: axisHeight + rowHeight*len(dated) + 8}
+	for y := start.Year + 1; y <= end.Year; y++ {
+		t.Years = append(t.Years, tick{X: x(civil.Date{Year: y, Month: 1, Day: 1}), Label: fmt.Sprint(y)})
+	}
+	t.Today = tick{X: x(asOf), Label: "today " + asOf.String()}
+	desc := ""
+	for i, v := range dated {
+		row := timelineRow{Version: v.Version, Y: axisHeight + i*rowHeight}
+		from := v.Released
+		if from.IsZero() {
+			from = start
+		}
+		stop := asOf
+		if !v.Removed.IsZero() {
+			stop = v.Removed
+		}
+		add := func(class string, a, b civil.Date, title string) {
+			if b.Before(a) {
+				b = a
+			}
+			row.Segments = append(row.Segments, segment{Class: class, X: x(a), W: x(b) - x(a), Title: title})
+		}
+		stableEnd := stop
+		if !v.Deprecated.IsZero() && v.Deprecated.Before(stop) {
+			stableEnd = v.Deprecated
+		}
+		add("stable", from, stableEnd, fmt.Sprintf("%s released %s", v.Version, dateOrUnknown(v.Released)))
+		if !v.Deprecated.IsZero() && v.Deprecated.Before(stop) {
+			deprecatedEnd := stop
+			if !v.Sunset.IsZero() && v.Sunset.Before(stop) && v.Removed.IsZero() {
+				deprecatedEnd = v.Sunset
+			}
+			add("deprecated", v.Deprecated, deprecatedEnd, fmt.Sprintf("%s deprecated %s", v.Version, v.Deprecated))
+			if deprecatedEnd.Before(stop) {
+				add("overdue", deprecatedEnd, stop, fmt.Sprintf("%s past its sunset %s", v.Version, v.Sunset))
+			}
+		}
+		if !v.Sunset.IsZero() {
+			row.Sunset = &tick{X: x(v.Sunset), Label: "sunset " + v.Sunset.String()}
+		}
+		if !v.Removed.IsZero() {
+			row.Removed = &tick{X: x(v.Removed), Label: "removed " + v.Removed.String()}
+		}
+		t.Rows = append(t.Rows, row)
+		desc += spanSentence(v)
+	}
+	t.Description = desc
+	return t
+}
+
+func dateOrUnknown(d civil.Date) string {
+	if d.IsZero() {
+		return "(date unknown)"
+	}
+	return d.String()
+}
+
+func spanSentence(v versionSpan) string {
+	s := fmt.Sprintf("Version %s: released %s", v.Version, dateOrUnknown(v.Released))
+	if !v.Deprecated.IsZero() {
+		s += ", deprecated " + v.Deprecated.String()
+	}
+	if !v.Sunset.IsZero() {
+		s += ", sunset " + v.Sunset.String()
+	}
+	if !v.Removed.IsZero() {
+		s += ", removed " + v.Removed.String()
+	}
+	return s + ". "
+}
