@@ -85,8 +85,8 @@ func TestBrowser(t *testing.T) {
 
 	do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(server.URL+"/index.html"), chromedp.WaitVisible("#filter-text"))
 	all := eval(visibleChanges)
-	if len(all) < 50 {
-		t.Fatalf("index shows %d changes, want the seed history's (more than 50)", len(all))
+	if len(all) < 40 {
+		t.Fatalf("index shows %d changes, want the seed history's (more than 40)", len(all))
 	}
 	screenshot("index.png")
 
@@ -142,6 +142,6 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("dark scheme background is %s", background[0])
 	}
 	screenshot("resource-clusters-dark.png")
-	do(chromedp.Navigate(server.URL + "/releases/2026-02-09.html"), chromedp.WaitVisible("#filter-text"))
+	do(chromedp.Navigate(server.URL+"/releases/2026-02-09.html"), chromedp.WaitVisible("#filter-text"))
 	screenshot("release-dark.png")
 }

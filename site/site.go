@@ -18,9 +18,15 @@ var templateFS embed.FS
 //go:embed assets
 var assetFS embed.FS
 
-// indexLinesPerRelease caps each release on the index, so the index of a
-// long history stays small; the release's own page lists everything.
-const indexLinesPerRelease = 60
+// Caps that keep the pages of a long real history to a few hundred KB: a
+// change that applies to hundreds of operations names the first ones (each
+// resource's own page lists all its changes), and the index shows the first
+// lines of each release (its page shows them all).
+const (
+	indexLinesPerRelease = 20
+	indexUsesPerLine     = 3
+	usesPerLine          = 20
+)
 
 // Files are the site's files by slash-separated path.
 type Files map[string][]byte
@@ -45,9 +51,16 @@ type releaseView struct {
 // linesView is what the "lines" template renders: lines, the way back to
 // the root for links, and the operation whose page this is (not linked).
 type linesView struct {
-	Root  string
-	Lines []*changelog.Line
-	Self  string
+	Root    string
+	Lines   []*changelog.Line
+	Self    string
+	MaxUses int
+}
+
+// usesView is the operations a line shows, and how many it leaves out.
+type usesView struct {
+	Shown []changelog.Use
+	More  int
 }
 
 type resourceView struct {
@@ -91,7 +104,8 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	if err := render("index.html", "index", struct {
 		page
 		Releases []releaseView
-	}{page{Site: opts.Title, Nav: "releases"}, index}); err != nil {
+		MaxUses  int
+	}{page{Site: opts.Title, Nav: "releases"}, index, indexUsesPerLine}); err != nil {
 		return nil, err
 	}
 	for i, v := range views {
@@ -106,7 +120,8 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 			page
 			Release      releaseView
 			Newer, Older string
-		}{page{Site: opts.Title, Heading: "Release " + v.Date, Root: "../", Nav: "releases"}, v, newer, older}); err != nil {
+			MaxUses      int
+		}{page{Site: opts.Title, Heading: "Release " + v.Date, Root: "../", Nav: "releases"}, v, newer, older, usesPerLine}); err != nil {
 			return nil, err
 		}
 	}
@@ -169,6 +184,8 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 type useView struct {
 	View linesView
 	Use  changelog.Use
+	// In leads with "in", for a line of one use.
+	In bool
 }
 
 // codeSpans shows the `quoted` names of change messages as code.
@@ -193,14 +210,21 @@ func codeSpans(text string) template.HTML {
 func parseTemplates(slug func(string) string) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"slug": slug,
-		"lines": func(root string, lines []*changelog.Line) linesView {
-			return linesView{Root: root, Lines: lines}
+		"lines": func(root string, lines []*changelog.Line, maxUses int) linesView {
+			return linesView{Root: root, Lines: lines, MaxUses: maxUses}
 		},
 		"linesOf": func(self, root string, lines []*changelog.Line) linesView {
 			return linesView{Root: root, Lines: lines, Self: self}
 		},
-		"code": codeSpans,
-		"use": func(view linesView, u changelog.Use) useView { return useView{view, u} },
+		"uses": func(view linesView, l *changelog.Line) usesView {
+			if view.MaxUses == 0 || len(l.Uses) <= view.MaxUses {
+				return usesView{Shown: l.Uses}
+			}
+			return usesView{Shown: l.Uses[:view.MaxUses], More: len(l.Uses) - view.MaxUses}
+		},
+		"code":  codeSpans,
+		"use":   func(view linesView, u changelog.Use) useView { return useView{View: view, Use: u} },
+		"useIn": func(view linesView, u changelog.Use) useView { return useView{View: view, Use: u, In: true} },
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
 				return "1 " + one
