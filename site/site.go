@@ -23,9 +23,9 @@ var assetFS embed.FS
 // resource's own page lists all its changes), and the index shows the first
 // lines of each release (its page shows them all).
 const (
-	indexLinesPerRelease = 20
+	indexLinesPerRelease = 15
 	indexUsesPerLine     = 3
-	usesPerLine          = 20
+	usesPerLine          = 10
 )
 
 // Files are the site's files by slash-separated path.

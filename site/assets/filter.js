@@ -9,7 +9,7 @@
   var groups = document.querySelectorAll("[data-filter-group]");
   var items = document.querySelectorAll(".change");
   items.forEach(function (item) {
-    item.searchText = (item.dataset.id + " " + item.textContent).toLowerCase().replace(/\s+/g, " ");
+    item.searchText = item.textContent.toLowerCase().replace(/\s+/g, " ");
   });
   function apply() {
     var terms = text.value.toLowerCase().split(/\s+/).filter(Boolean);
