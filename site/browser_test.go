@@ -85,8 +85,8 @@ func TestBrowser(t *testing.T) {
 
 	do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(server.URL+"/index.html"), chromedp.WaitVisible("#filter-text"))
 	all := eval(visibleChanges)
-	if len(all) < 40 {
-		t.Fatalf("index shows %d changes, want the seed history's (more than 40)", len(all))
+	if len(all) < 30 {
+		t.Fatalf("index shows %d changes, want the seed history's (more than 30)", len(all))
 	}
 	screenshot("index.png")
 
