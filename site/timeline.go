@@ -11,9 +11,12 @@ import (
 // and today.
 type timeline struct {
 	Width, Height int
-	Years         []tick
-	Today         tick
-	Rows          []timelineRow
+	// NoteX is where each row's note (its sunset or removal) is written,
+	// right of the bars, so notes never cover them.
+	NoteX int
+	Years []tick
+	Today tick
+	Rows  []timelineRow
 	// Description says in words what the drawing shows, for screen readers.
 	Description string
 }
@@ -29,6 +32,7 @@ type timelineRow struct {
 	Segments []segment
 	Sunset   *tick
 	Removed  *tick
+	Note     string
 }
 
 type segment struct {
@@ -40,7 +44,7 @@ type segment struct {
 const (
 	timelineWidth = 760
 	labelWidth    = 110
-	rightPad      = 90
+	rightPad      = 130
 	rowHeight     = 30
 	axisHeight    = 26
 )
@@ -79,7 +83,7 @@ func newTimeline(versions []versionSpan, asOf civil.Date) *timeline {
 	x := func(d civil.Date) float64 {
 		return labelWidth + float64(d.DaysSince(start))/span*float64(timelineWidth-labelWidth-rightPad)
 	}
-	t := &timeline{Width: timelineWidth, Height: axisHeight + rowHeight*len(dated) + 8}
+	t := &timeline{Width: timelineWidth, Height: axisHeight + rowHeight*len(dated) + 8, NoteX: timelineWidth - rightPad + 12}
 	for y := start.Year + 1; y <= end.Year; y++ {
 		t.Years = append(t.Years, tick{X: x(civil.Date{Year: y, Month: 1, Day: 1}), Label: fmt.Sprint(y)})
 	}
@@ -116,11 +120,17 @@ func newTimeline(versions []versionSpan, asOf civil.Date) *timeline {
 				add("overdue", deprecatedEnd, stop, fmt.Sprintf("%s past its sunset %s", v.Version, v.Sunset))
 			}
 		}
+		// The time a deprecated version has left, drawn faint up to its sunset.
+		if v.Removed.IsZero() && !v.Sunset.IsZero() && stop.Before(v.Sunset) {
+			add("remaining", stop, v.Sunset, fmt.Sprintf("%s may be removed from %s", v.Version, v.Sunset))
+		}
 		if !v.Sunset.IsZero() {
 			row.Sunset = &tick{X: x(v.Sunset), Label: "sunset " + v.Sunset.String()}
+			row.Note = row.Sunset.Label
 		}
 		if !v.Removed.IsZero() {
 			row.Removed = &tick{X: x(v.Removed), Label: "removed " + v.Removed.String()}
+			row.Note = row.Removed.Label
 		}
 		t.Rows = append(t.Rows, row)
 		desc += spanSentence(v)
