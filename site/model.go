@@ -180,14 +180,14 @@ type deprecationRow struct {
 	Overdue  bool
 }
 
-// deprecationRows lists every deprecated version not yet removed: the
+// deprecationRows lists every deprecated version not removed by asOf: the
 // snapshot's, completed by the history's. Overdue first, most overdue
 // first, then by sunset.
 func deprecationRows(rs []*resource, asOf civil.Date) []deprecationRow {
 	var rows []deprecationRow
 	for _, r := range rs {
 		for _, v := range r.Versions {
-			if v.Sunset.IsZero() || !v.Removed.IsZero() {
+			if v.Sunset.IsZero() || (!v.Removed.IsZero() && !v.Removed.After(asOf)) {
 				continue
 			}
 			left := v.Sunset.DaysSince(asOf)
