@@ -105,7 +105,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 		for i, path := range paths {
 			slots <- struct{}{}
 			go func() {
-				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs})
+				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize()})
 				if opts.Progress != nil {
 					opts.Progress()
 				}

@@ -5,13 +5,14 @@ package changelog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/google/renameio/v2"
 )
 
@@ -100,7 +101,7 @@ func (h *History) Releases() ([]Release, error) {
 func Parse(data []byte) (*History, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, fmt.Errorf("not a changelog (a JSON array of releases): %w", err)
+		return nil, &syntaxError{line: errorLine(data, err), err: fmt.Errorf("not a changelog (a JSON array of releases): %w", err)}
 	}
 	h := &History{}
 	seen := map[string]bool{}
@@ -129,13 +130,63 @@ func Parse(data []byte) (*History, error) {
 	return h, nil
 }
 
+// syntaxError is a changelog that is not a JSON array, with the line where
+// that shows (0 when unknown).
+type syntaxError struct {
+	line int
+	err  error
+}
+
+func (e *syntaxError) Error() string {
+	if e.line > 0 {
+		return fmt.Sprintf("line %d: %v", e.line, e.err)
+	}
+	return e.err.Error()
+}
+
+func (e *syntaxError) Unwrap() error { return e.err }
+
+// errorLine is the line of a JSON decoding error's offset, 0 when unknown.
+func errorLine(data []byte, err error) int {
+	var offset int64
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	default:
+		return 0
+	}
+	before := data[:min(int(offset), len(data))]
+	if int(offset) >= len(data) {
+		// An unexpected end is on the last line, not after its newline.
+		before = bytes.TrimRight(before, " \t\r\n")
+	}
+	return 1 + bytes.Count(before, []byte("\n"))
+}
+
+// maxFileSize bounds the changelog read. The history is apiver's own output
+// and grows with every release (about 9 MB after 22 releases of the real
+// corpus), so its limit is well above the snapshots' one.
+const maxFileSize = 256 << 20
+
 // Read loads a changelog file.
 func Read(path string) (*History, error) {
-	data, err := os.ReadFile(path)
+	data, err := sizelimit.ReadFile(path, maxFileSize)
 	if err != nil {
+		var tooBig *sizelimit.Error
+		if errors.As(err, &tooBig) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 		return nil, err
 	}
 	h, err := Parse(data)
+	var syntax *syntaxError
+	if errors.As(err, &syntax) && syntax.line > 0 {
+		return nil, fmt.Errorf("%s:%d: %w", path, syntax.line, syntax.err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

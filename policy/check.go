@@ -24,6 +24,9 @@ type Finding struct {
 	Message  string         `json:"message"`
 	Exempted bool           `json:"exempted"`
 	Location *diff.Location `json:"location,omitempty"`
+	// Exemption is the exemption that exempts the finding, for printers that
+	// state the reason; the JSON output keeps only exempted.
+	Exemption *Exemption `json:"-"`
 }
 
 // Report is the outcome of a check.
@@ -297,9 +300,9 @@ func (c *checker) applyExemptions() {
 	}
 	for i := range c.findings {
 		f := &c.findings[i]
-		for _, e := range live {
-			if e.matches(f) {
-				f.Exempted = true
+		for j := range live {
+			if live[j].matches(f) {
+				f.Exempted, f.Exemption = true, &live[j]
 				break
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
@@ -41,6 +42,9 @@ type Config struct {
 	// info or off.
 	Severity   map[string]string `yaml:"severity"`
 	Exemptions []Exemption       `yaml:"exemptions"`
+	// MaxSpecSizeMiB is the largest snapshot or $ref'd file read; a bigger
+	// one is refused before it is read.
+	MaxSpecSizeMiB int `yaml:"maxSpecSizeMiB"`
 }
 
 // Exemption lets matching findings pass until it expires.
@@ -58,8 +62,17 @@ type Exemption struct {
 
 // DefaultConfig is the policy without a config file.
 func DefaultConfig() Config {
-	return Config{DeprecationMonths: 12, Snapshot: AllVersions}
+	return Config{DeprecationMonths: 12, Snapshot: AllVersions, MaxSpecSizeMiB: int(sizelimit.Default >> 20)}
 }
+
+// MaxSpecSize is MaxSpecSizeMiB in bytes; 0 (a Config not from
+// DefaultConfig) means sizelimit.Default.
+func (c *Config) MaxSpecSize() int64 {
+	return int64(c.MaxSpecSizeMiB) << 20
+}
+
+// largestSpecSizeMiB bounds the setting so that it stays a size in bytes.
+const largestSpecSizeMiB = 1 << 20
 
 // LoadConfig reads a config file. With path empty it reads apiver.yaml from
 // the current directory if there is one, and otherwise uses the defaults.
@@ -70,9 +83,9 @@ func LoadConfig(path string) (Config, error) {
 		}
 		path = DefaultConfigFile
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+		return Config{}, err
 	}
 	return ParseConfig(path, data)
 }
@@ -93,22 +106,45 @@ func ParseConfig(name string, data []byte) (Config, error) {
 // LoadExemptions reads a separate exemptions file: the same list under
 // `exemptions:`.
 func LoadExemptions(path string) ([]Exemption, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+		return nil, err
 	}
+	return ParseExemptions(path, data)
+}
+
+// ParseExemptions reads the bytes of an exemptions file strictly; name names
+// it in errors.
+func ParseExemptions(name string, data []byte) ([]Exemption, error) {
 	var file struct {
 		Exemptions []Exemption `yaml:"exemptions"`
 	}
 	if err := decodeStrict(data, &file); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, err)
+		return nil, fmt.Errorf("%s: %s", name, err)
 	}
 	for i := range file.Exemptions {
 		if err := file.Exemptions[i].validate(); err != nil {
-			return nil, fmt.Errorf("%s: exemptions[%d]: %s", path, i, err)
+			return nil, fmt.Errorf("%s: exemptions[%d]: %s", name, i, err)
 		}
 	}
 	return file.Exemptions, nil
+}
+
+// readFile reads a config or exemptions file, up to the default size limit:
+// the limit a config sets cannot apply to reading the config itself.
+func readFile(path string) ([]byte, error) {
+	data, err := sizelimit.ReadFile(path, sizelimit.Default)
+	var tooBig *sizelimit.Error
+	if errors.As(err, &tooBig) {
+		return nil, fmt.Errorf("%s: the file is over the %d MiB limit for a config file", path, sizelimit.Default>>20)
+	}
+	if err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // the reason without the path, named once below
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
 }
 
 func decodeStrict(data []byte, out any) error {
@@ -142,6 +178,9 @@ func (c *Config) validate() error {
 	}
 	if c.DeprecationMonths < 1 {
 		return fmt.Errorf("deprecationMonths: must be at least 1, got %d", c.DeprecationMonths)
+	}
+	if c.MaxSpecSizeMiB < 1 || c.MaxSpecSizeMiB > largestSpecSizeMiB {
+		return fmt.Errorf("maxSpecSizeMiB: must be from 1 to %d, got %d", largestSpecSizeMiB, c.MaxSpecSizeMiB)
 	}
 	if c.Snapshot != AllVersions && c.Snapshot != LatestVersion {
 		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)

@@ -57,10 +57,7 @@ type checkSummary struct {
 
 func checkJSON(w io.Writer, r *policy.Report, failOn policy.Severity) error {
 	c := r.Counts()
-	verdict := "pass"
-	if r.Failed(failOn) {
-		verdict = "fail"
-	}
+	verdict := verdictWord(r, failOn)
 	findings := r.Findings
 	if findings == nil {
 		findings = []policy.Finding{}
@@ -72,6 +69,17 @@ func checkJSON(w io.Writer, r *policy.Report, failOn policy.Severity) error {
 	}{r.Date.String(), findings, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, verdict}})
 }
 
+// The markdown tables share a budget of characters, so that a report with
+// hundreds of findings still fits a pull-request comment (GitHub takes up
+// to 65536 characters, headings included); each table still to come keeps
+// a reserve of it. A table that runs out says how many rows it left out.
+const (
+	markdownBudget  = 60000
+	markdownReserve = 4000
+)
+
+// checkMarkdown is a pull-request summary: the verdict, the errors, the
+// warnings folded away, and the exemptions that applied.
 func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error {
 	var b strings.Builder
 	icon := "✅"
@@ -90,29 +98,80 @@ func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error 
 			warns = append(warns, f)
 		}
 	}
-	table := func(fs []policy.Finding) {
-		b.WriteString("| Operation | Version | Rule | Change | Message | Location |\n|---|---|---|---|---|---|\n")
-		for _, f := range fs {
-			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s | %s | %s |\n", f.Operation, f.Version, f.Rule, codeOrEmpty(f.Change), markdownCell(f.Message), locationText(f.Location))
+	const findingHeader = "| Operation | Version | Rule | Change | Message | Location |\n|---|---|---|---|---|---|\n"
+	exemptions := exemptionRows(exempted)
+	tables := []struct {
+		open, header, close string
+		rows                []string
+	}{
+		{"#### Errors\n\n", findingHeader, "\n", findingRows(errs)},
+		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), findingHeader, "\n</details>\n\n", findingRows(warns)},
+		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exempted), plural(len(exemptions), "exemption")),
+			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
+	}
+	remaining := markdownBudget
+	for i, t := range tables {
+		if len(t.rows) == 0 {
+			continue
 		}
-	}
-	if len(errs) > 0 {
-		b.WriteString("#### Errors\n\n")
-		table(errs)
-		b.WriteString("\n")
-	}
-	if len(warns) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning"))
-		table(warns)
-		b.WriteString("\n</details>\n\n")
-	}
-	if len(exempted) > 0 {
-		fmt.Fprintf(&b, "<details><summary>%d exempted</summary>\n\n", len(exempted))
-		table(exempted)
-		b.WriteString("\n</details>\n\n")
+		budget := remaining
+		for _, later := range tables[i+1:] {
+			if len(later.rows) > 0 {
+				budget -= markdownReserve
+			}
+		}
+		b.WriteString(t.open)
+		remaining -= markdownTable(&b, t.header, t.rows, budget)
+		b.WriteString(t.close)
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+func findingRows(fs []policy.Finding) []string {
+	rows := make([]string, len(fs))
+	for i, f := range fs {
+		rows[i] = fmt.Sprintf("| `%s` | %s | `%s` | %s | %s | %s |\n", f.Operation, f.Version, f.Rule, codeOrEmpty(f.Change), markdownCell(f.Message), locationText(f.Location))
+	}
+	return rows
+}
+
+// exemptionRows lists the exemptions that applied, in the order of the
+// first finding each exempts, with how many findings each exempts.
+func exemptionRows(exempted []policy.Finding) []string {
+	var order []*policy.Exemption
+	count := map[*policy.Exemption]int{}
+	for _, f := range exempted {
+		if count[f.Exemption] == 0 {
+			order = append(order, f.Exemption)
+		}
+		count[f.Exemption]++
+	}
+	rows := make([]string, len(order))
+	for i, e := range order {
+		if e == nil {
+			rows[i] = fmt.Sprintf("| | | | | | | %d |\n", count[e])
+			continue
+		}
+		rows[i] = fmt.Sprintf("| `%s` | %s | `%s` | %s | %s | %s | %d |\n", e.Operation, e.Version, e.Rule, codeOrEmpty(e.Change), markdownCell(e.Reason), e.Expires, count[e])
+	}
+	return rows
+}
+
+// markdownTable writes the header and the rows that fit the budget, then
+// says how many it left out; it returns the characters it wrote.
+func markdownTable(b *strings.Builder, header string, rows []string, budget int) int {
+	b.WriteString(header)
+	used := len(header)
+	for i, row := range rows {
+		if used+len(row) > budget {
+			n, _ := fmt.Fprintf(b, "\n… and %d more; `apiver check` lists them all.\n", len(rows)-i)
+			return used + n
+		}
+		b.WriteString(row)
+		used += len(row)
+	}
+	return used
 }
 
 func codeOrEmpty(s string) string {

@@ -16,18 +16,47 @@ import (
 // Formats lists the formats every printer accepts.
 var Formats = []string{"text", "json", "markdown"}
 
+// CheckFormats lists the formats of a check report: the common ones and
+// those a CI system reads.
+var CheckFormats = []string{"text", "json", "markdown", "githubactions", "sarif", "junit"}
+
 // ValidFormat reports whether name is one of formats.
 func ValidFormat(formats []string, name string) bool { return slices.Contains(formats, name) }
 
+// CheckResult is what a check printer renders.
+type CheckResult struct {
+	Report *policy.Report
+	// FailOn is the lowest severity that fails the check.
+	FailOn policy.Severity
+	// Checked is every operation-version the check compared, so that JUnit
+	// can list the ones that passed too.
+	Checked []OperationVersion
+	// Spec is the revision's file. SARIF places a finding without a
+	// location at its first line: GitHub code scanning rejects a whole log
+	// when one result has no location.
+	Spec string
+}
+
+// OperationVersion names one version of one operation ("" when unversioned).
+type OperationVersion struct {
+	Operation, Version string
+}
+
 // Check writes a check report in the named format.
-func Check(w io.Writer, format string, r *policy.Report, failOn policy.Severity) error {
+func Check(w io.Writer, format string, res CheckResult) error {
 	switch format {
 	case "json":
-		return checkJSON(w, r, failOn)
+		return checkJSON(w, res.Report, res.FailOn)
 	case "markdown":
-		return checkMarkdown(w, r, failOn)
+		return checkMarkdown(w, res.Report, res.FailOn)
+	case "githubactions":
+		return checkGitHubActions(w, res.Report, res.FailOn)
+	case "sarif":
+		return checkSARIF(w, res)
+	case "junit":
+		return checkJUnit(w, res)
 	default:
-		return checkText(w, r, failOn)
+		return checkText(w, res.Report, res.FailOn)
 	}
 }
 
@@ -62,6 +91,14 @@ func Summary(r *policy.Report, failOn policy.Severity) string {
 		s += fmt.Sprintf(" (%d exempted)", c.Exempted)
 	}
 	return s + ": check " + verdict
+}
+
+// verdictWord is the verdict as the machine-read formats state it.
+func verdictWord(r *policy.Report, failOn policy.Severity) string {
+	if r.Failed(failOn) {
+		return "fail"
+	}
+	return "pass"
 }
 
 func plural(n int, word string) string {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,16 +14,19 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/getkin/kin-openapi/openapi3"
 	"golang.org/x/sync/errgroup"
 )
 
 // Snapshot is one dated OpenAPI document.
 type Snapshot struct {
-	// Path is the file as the user named it; locations are reported in it.
+	// Path is the file as the user named it (PATH of a git input REF:PATH);
+	// locations are reported in it.
 	Path string
 	// Date is the release date: --base-date/--revision-date, or the first
-	// YYYY-MM-DD in the file name. Zero when neither gives one.
+	// YYYY-MM-DD in the file name, or the commit date of a git input. Zero
+	// when none gives one.
 	Date civil.Date
 	Doc  *openapi3.T
 }
@@ -35,6 +37,9 @@ type LoadOptions struct {
 	Date civil.Date
 	// AllowRemoteRefs lets $refs to http(s) URLs be fetched.
 	AllowRemoteRefs bool
+	// MaxSize is the largest file read, the snapshot and each $ref'd file
+	// alike, in bytes; 0 means sizelimit.Default.
+	MaxSize int64
 }
 
 // Error is an input problem in a snapshot, reported as "file:line: message".
@@ -62,9 +67,13 @@ func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions)
 	return base, revision, nil
 }
 
-// Load reads and parses one snapshot file. Local $refs are resolved relative
-// to the file; remote ones are refused unless opts.AllowRemoteRefs.
+// Load reads and parses one snapshot file, or REF:PATH from git when no file
+// has that name. Local $refs are resolved relative to the file; remote ones
+// are refused unless opts.AllowRemoteRefs.
 func Load(path string, opts LoadOptions) (*Snapshot, error) {
+	if ref, file, ok := gitInput(path); ok {
+		return loadGit(path, ref, file, opts)
+	}
 	date := opts.Date
 	if date.IsZero() {
 		d, found, err := DateFromName(path)
@@ -75,11 +84,11 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 			date = d
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := sizelimit.ReadFile(path, opts.MaxSize)
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	doc, err := Parse(path, data, opts.AllowRemoteRefs)
+	doc, err := parse(path, data, limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize))
 	if err != nil {
 		return nil, err
 	}
@@ -89,14 +98,22 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
+	return parse(path, data, refReader(path, allowRemoteRefs))
+}
+
+// parse is Parse with read reading the $ref'd files.
+func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
+	}
+	if aliasesExpandTooMuch(data) {
+		return nil, &Error{File: path, Msg: aliasesExpandMsg}
 	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
 	loader.IsExternalRefsAllowed = true
 	loader.Context = context.Background()
-	loader.ReadFromURIFunc = refReader(path, allowRemoteRefs)
+	loader.ReadFromURIFunc = read
 	doc, err := loader.LoadFromDataWithPath(data, &url.URL{Path: path})
 	if err != nil {
 		return nil, describeLoadError(path, data, err)
@@ -121,25 +138,39 @@ func (e *RemoteRefError) Error() string {
 	return fmt.Sprintf("remote $ref %q refused: apiver reads local files only (use --allow-remote-refs to fetch it)", e.Ref)
 }
 
-// refReader reads $ref'd files. It refuses URLs unless allowed, before any
-// network access, and files outside the root document's directory, so an
-// untrusted spec cannot read the machine's files.
+// refReader reads $ref'd files up to the default size limit.
 func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
+	return limitedRefReader(rootPath, allowRemote, 0)
+}
+
+// limitedRefReader reads $ref'd files. It refuses URLs unless allowed,
+// before any network access, files outside the root document's directory,
+// so an untrusted spec cannot read the machine's files, and files above
+// maxSize bytes (0: sizelimit.Default).
+func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3.ReadFromURIFunc {
 	rootDir := realPath(filepath.Dir(rootPath))
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
 			if !allowRemote {
 				return nil, &RemoteRefError{Ref: location.String()}
 			}
-			return openapi3.ReadFromHTTP(http.DefaultClient)(loader, location)
+			return fetchRef(location, maxSize)
 		}
+		shown := fromDir(filepath.Dir(rootPath), filepath.FromSlash(location.Path))
 		abs := realPath(filepath.FromSlash(location.Path))
 		if rel, err := filepath.Rel(rootDir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("$ref %q leaves the directory of the spec: refused", location.Path)
+			how := "leaves"
+			if shown != ".." && !strings.HasPrefix(shown, "../") {
+				how = "is a symlink that leads out of"
+			}
+			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q %s the directory of the spec: refused", shown, how)}
 		}
-		data, err := os.ReadFile(abs)
+		data, err := sizelimit.ReadFile(abs, maxSize)
 		if err != nil {
-			return nil, fmt.Errorf("$ref %q: %s", location.Path, readProblem(err))
+			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, readProblem(err))}
+		}
+		if aliasesExpandTooMuch(data) {
+			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, aliasesExpandMsg)}
 		}
 		return data, nil
 	}
@@ -169,6 +200,10 @@ func readProblem(err error) string {
 	if errors.As(err, &pathErr) {
 		return pathErr.Err.Error()
 	}
+	var tooBig *sizelimit.Error
+	if errors.As(err, &tooBig) {
+		return err.Error() + " (maxSpecSizeMiB in the config raises it)"
+	}
 	return err.Error()
 }
 
@@ -182,9 +217,19 @@ var (
 func describeLoadError(path string, data []byte, err error) error {
 	var remote *RemoteRefError
 	if errors.As(err, &remote) {
-		return &Error{File: path, Msg: remote.Error()}
+		return &Error{File: path, Line: refLine(data, refersTo(path, remote.Ref)), Msg: remote.Error()}
+	}
+	var refErr *refError
+	if errors.As(err, &refErr) {
+		return &Error{File: path, Line: refLine(data, refersTo(path, refErr.location)), Msg: refErr.msg}
+	}
+	if what, binary := notText(data); binary {
+		return &Error{File: path, Msg: what}
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "excessive aliasing") {
+		return &Error{File: path, Msg: "refused: its YAML aliases expand too much (document contains excessive aliasing)"}
+	}
 	const jsonPart, yamlPart = "json error: ", "yaml error: error converting YAML to JSON: "
 	if i := strings.Index(msg, jsonPart); i >= 0 && strings.HasPrefix(msg, "failed to unmarshal data") {
 		if strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
@@ -192,7 +237,7 @@ func describeLoadError(path string, data []byte, err error) error {
 			if j < 0 {
 				j = len(msg)
 			}
-			return &Error{File: path, Msg: "not valid JSON: " + msg[i+len(jsonPart):j]}
+			return &Error{File: path, Line: jsonErrorLine(data), Msg: "not valid JSON: " + msg[i+len(jsonPart):j]}
 		}
 		if j := strings.Index(msg, yamlPart); j >= 0 {
 			detail := msg[j+len(yamlPart):]
@@ -205,6 +250,11 @@ func describeLoadError(path string, data []byte, err error) error {
 				return &Error{File: path, Line: line, Msg: "not valid YAML: " + detail[len(m[0]):]}
 			}
 			return &Error{File: path, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
+		}
+	}
+	if strings.HasSuffix(msg, " not found") {
+		if line, what, ok := brokenLocalRef(data); ok {
+			return &Error{File: path, Line: line, Msg: what}
 		}
 	}
 	return &Error{File: path, Msg: strings.ReplaceAll(msg, "\n", " ")}

@@ -165,13 +165,14 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{})
+				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize()})
 				if err != nil {
 					return err
 				}
 				snapshots = []*specs.Snapshot{s}
 			} else {
-				legacy, s, err := specs.LoadPair(legacyPath, args[0], specs.LoadOptions{}, specs.LoadOptions{})
+				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize()}
+				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
 				if err != nil {
 					return err
 				}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"strings"
 
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
+	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 )
 
@@ -16,7 +21,9 @@ type checkOptions struct {
 	format                 string
 	exemptionsPath         string
 	failOn                 string
-	out                    io.Writer
+	// outputs are the --output FORMAT=FILE values.
+	outputs []string
+	out     io.Writer
 }
 
 func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
@@ -38,14 +45,19 @@ policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input er
 	fs := cmd.Flags()
 	opts.register(fs)
 	fs.StringVar(&opts.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
-	formatFlag(fs, &opts.format, printer.Formats)
+	formatFlag(fs, &opts.format, printer.CheckFormats)
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`)")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error or warning")
+	fs.StringArrayVar(&opts.outputs, "output", nil, "also write the report to a file, as `FORMAT=FILE` (e.g. sarif=apiver.sarif; repeatable)")
 	return cmd
 }
 
 func checkRun(opts *checkOptions) error {
-	if err := checkFormat(printer.Formats, opts.format); err != nil {
+	if err := checkFormat(printer.CheckFormats, opts.format); err != nil {
+		return err
+	}
+	outputs, err := parseOutputs(opts.outputs)
+	if err != nil {
 		return err
 	}
 	failOn := policy.Severity(opts.failOn)
@@ -74,11 +86,64 @@ func checkRun(opts *checkOptions) error {
 		date = today()
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: date, Config: cmp.config})
-	if err := printer.Check(opts.out, opts.format, report, failOn); err != nil {
+	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path}
+	for _, p := range cmp.result.Pairs {
+		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})
+	}
+	if err := printer.Check(opts.out, opts.format, res); err != nil {
 		return err
+	}
+	for _, o := range outputs {
+		if err := o.write(res); err != nil {
+			return err
+		}
 	}
 	if report.Failed(failOn) {
 		return errPolicyFailed
+	}
+	return nil
+}
+
+// output is one --output FORMAT=FILE: the report in another format, saved
+// beside the one printed.
+type output struct {
+	format, path string
+}
+
+func parseOutputs(values []string) ([]output, error) {
+	var outputs []output
+	seen := map[string]bool{}
+	for _, v := range values {
+		format, path, ok := strings.Cut(v, "=")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("--output %q: want FORMAT=FILE, e.g. sarif=apiver.sarif", v)
+		}
+		if !printer.ValidFormat(printer.CheckFormats, format) {
+			return nil, fmt.Errorf("--output %q: format %q: want one of %v", v, format, printer.CheckFormats)
+		}
+		if seen[path] {
+			return nil, fmt.Errorf("--output %q: %s is named twice", v, path)
+		}
+		seen[path] = true
+		outputs = append(outputs, output{format, path})
+	}
+	return outputs, nil
+}
+
+// write renders the report and replaces the file atomically (written beside
+// it, then renamed), so a reader never sees half a report.
+func (o output) write(res printer.CheckResult) error {
+	var buf bytes.Buffer
+	if err := printer.Check(&buf, o.format, res); err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
+		// The path in the error is renameio's temporary file; name ours.
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return fmt.Errorf("--output %s: %w", o.path, err)
 	}
 	return nil
 }

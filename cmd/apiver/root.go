@@ -81,8 +81,8 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 		return policy.Config{}, nil, nil, err
 	}
 	base, revision, err := specs.LoadPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs})
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()})
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}

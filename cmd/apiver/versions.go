@@ -33,7 +33,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs})
+	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()})
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// ciSARIF is the part of a SARIF log these tests read.
+type ciSARIF struct {
+	Runs []struct {
+		Results []struct {
+			RuleID    string
+			Message   struct{ Text string }
+			Locations []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct{ URI string }
+					Region           struct{ StartLine int }
+				}
+			}
+			Properties struct {
+				Change     string
+				Operations []struct{ Operation, Version string }
+			}
+		}
+	}
+}
+
+// runCheck runs apiver with args and returns stdout; the exit code must be
+// want.
+func runCheck(t *testing.T, want int, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != want {
+		t.Fatalf("apiver %s: exit %d, want %d: %s", strings.Join(args, " "), code, want, stderr.String())
+	}
+	return stdout.String()
+}
+
+func fileLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(data), "\n")
+}
+
+// lineOf is the 1-based number of the one line of path that contains s.
+func lineOf(t *testing.T, path, s string) int {
+	t.Helper()
+	found := 0
+	for i, l := range fileLines(t, path) {
+		if strings.Contains(l, s) {
+			if found != 0 {
+				t.Fatalf("%s: %q on lines %d and %d", path, s, found, i+1)
+			}
+			found = i + 1
+		}
+	}
+	if found == 0 {
+		t.Fatalf("%s: no line contains %q", path, s)
+	}
+	return found
+}
+
+// TestSharedComponentLocation: two operations $ref one component and the
+// revision edits it. Each change is reported at the component's line (of
+// the base for a removal, of the revision otherwise), once, naming both
+// operations.
+func TestSharedComponentLocation(t *testing.T) {
+	archive, err := txtar.ParseFile("testdata/ci/shared-component.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range archive.Files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	const base, revision = "widgets-2026-01-01.yaml", "widgets-2026-02-01.yaml"
+	wantOps := []string{"POST /api/example/v2/widgets 2023-01-01", "PATCH /api/example/v2/widgets/{widgetId} 2023-01-01"}
+	want := map[string]struct {
+		file string
+		line int
+	}{
+		"request-property-enum-value-removed": {base, lineOf(t, base, "- BLUE")},
+		"request-property-min-items-set":      {revision, lineOf(t, revision, "minItems: 1")},
+	}
+
+	var log ciSARIF
+	if err := json.Unmarshal([]byte(runCheck(t, exitPolicy, "check", "--format", "sarif", base, revision)), &log); err != nil {
+		t.Fatal(err)
+	}
+	results := log.Runs[0].Results
+	if len(results) != len(want) {
+		t.Fatalf("%d results, want one per change: %+v", len(results), results)
+	}
+	for _, res := range results {
+		w, ok := want[res.Properties.Change]
+		if !ok {
+			t.Errorf("unexpected change %s", res.Properties.Change)
+			continue
+		}
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URI != w.file || loc.Region.StartLine != w.line {
+			t.Errorf("%s at %s:%d, want %s:%d", res.Properties.Change, loc.ArtifactLocation.URI, loc.Region.StartLine, w.file, w.line)
+		}
+		var ops []string
+		for _, o := range res.Properties.Operations {
+			ops = append(ops, o.Operation+" "+o.Version)
+		}
+		if !slices.Equal(ops, wantOps) {
+			t.Errorf("%s names operations %v, want %v", res.Properties.Change, ops, wantOps)
+		}
+	}
+
+	// GitHub Actions: one annotation per change, on the component's line,
+	// naming both operations.
+	annotation := regexp.MustCompile(`^::error file=([^,]+),line=(\d+),title=breaking-change-without-new-version \(([a-z-]+)\)::(.*)$`)
+	lines := strings.Split(strings.TrimSuffix(runCheck(t, exitPolicy, "check", "--format", "githubactions", base, revision), "\n"), "\n")
+	if len(lines) != len(want)+1 {
+		t.Fatalf("%d lines, want an annotation per change and the summary:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for _, l := range lines[:len(want)] {
+		m := annotation.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("not an error annotation on a line: %s", l)
+			continue
+		}
+		w := want[m[3]]
+		if m[1] != w.file || m[2] != strconv.Itoa(w.line) {
+			t.Errorf("%s annotated at %s:%s, want %s:%d", m[3], m[1], m[2], w.file, w.line)
+		}
+		for _, op := range []string{"POST /api/example/v2/widgets (version 2023-01-01)", "PATCH /api/example/v2/widgets/{widgetId} (version 2023-01-01)"} {
+			if !strings.Contains(m[4], op) {
+				t.Errorf("%s annotation does not name %s", m[3], op)
+			}
+		}
+	}
+}
+
+// TestSeedLocations checks every located result of the seed's check against
+// the fixture's text: the line holds the enum value the change names, or
+// the minItems that was set, or the property that was removed or made
+// required.
+func TestSeedLocations(t *testing.T) {
+	t.Chdir("../..")
+	var log ciSARIF
+	out := runCheck(t, exitPolicy, "check", "--format", "sarif",
+		"testdata/seed-history/example-2026-02-08.yaml", "testdata/seed-history/example-2026-02-09.yaml")
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	// The first `quoted` name of a message is the value or property the
+	// change is about.
+	firstQuoted := regexp.MustCompile("`([^`]*)`")
+	checked := map[string]int{}
+	for _, res := range log.Runs[0].Results {
+		if len(res.Locations) == 0 {
+			continue
+		}
+		loc := res.Locations[0].PhysicalLocation
+		lines := fileLines(t, loc.ArtifactLocation.URI)
+		if loc.Region.StartLine < 1 || loc.Region.StartLine > len(lines) {
+			t.Errorf("%s: line %d outside %s", res.Properties.Change, loc.Region.StartLine, loc.ArtifactLocation.URI)
+			continue
+		}
+		text := lines[loc.Region.StartLine-1]
+		var want string
+		switch change := res.Properties.Change; change {
+		case "request-property-enum-value-removed", "response-property-enum-value-added":
+			want = firstQuoted.FindStringSubmatch(res.Message.Text)[1]
+		case "request-property-min-items-set":
+			want = "minItems"
+		case "request-property-removed", "request-property-became-required":
+			name := firstQuoted.FindStringSubmatch(res.Message.Text)[1]
+			want = name[strings.LastIndex(name, "/")+1:]
+		default:
+			t.Errorf("no line check for change %q", change)
+			continue
+		}
+		if !strings.Contains(text, want) {
+			t.Errorf("%s in %v at %s:%d: line %q lacks %q", res.Properties.Change, res.Properties.Operations, loc.ArtifactLocation.URI, loc.Region.StartLine, text, want)
+		}
+		checked[res.Properties.Change]++
+	}
+	// A change inside a shared component (AzureRegionName) is on the
+	// component's line for every operation that uses it.
+	azure := lineOf(t, "testdata/seed-history/example-2026-02-09.yaml", "enum: [US_EAST_2, US_WEST, EUROPE_NORTH, EUROPE_WEST, ASIA_EAST, US_GOV_ARIZONA")
+	ops := map[string]bool{}
+	for _, res := range log.Runs[0].Results {
+		if len(res.Locations) > 0 && res.Locations[0].PhysicalLocation.Region.StartLine == azure && strings.Contains(res.Message.Text, "US_GOV_ARIZONA") {
+			for _, o := range res.Properties.Operations {
+				ops[o.Operation] = true
+			}
+		}
+	}
+	if len(ops) < 2 {
+		t.Errorf("US_GOV_ARIZONA at line %d names operations %v, want every operation that uses AzureRegionName", azure, ops)
+	}
+	if checked["request-property-enum-value-removed"] == 0 || checked["request-property-min-items-set"] == 0 || checked["response-property-enum-value-added"] == 0 {
+		t.Errorf("results checked per change: %v", checked)
+	}
+}
+
+// TestSARIFSchema validates the seed's SARIF, failing and exempted, against
+// the official SARIF 2.1.0 schema kept in printer/testdata.
+func TestSARIFSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	schema, err := c.Compile("../../printer/testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("../..")
+	const base, revision = "testdata/seed-history/example-2026-02-08.yaml", "testdata/seed-history/example-2026-02-09.yaml"
+	for name, c := range map[string]struct {
+		code int
+		args []string
+	}{
+		"failing":  {exitPolicy, []string{"check", "--format", "sarif", base, revision}},
+		"exempted": {exitPass, []string{"check", "--format", "sarif", "--exemptions", "testdata/seed-history/exemptions.yaml", base, revision}},
+	} {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(runCheck(t, c.code, c.args...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(doc); err != nil {
+			t.Errorf("%s: not valid SARIF 2.1.0: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func withAndWithoutAnonymous(t *testing.T, test func(t *testing.T)) {
+	t.Run("anonymous", test)
+	t.Run("renameio", func(t *testing.T) {
+		anonymous = func(string, os.FileMode, func(io.Writer) error) error { return errNoAnonymous }
+		defer func() { anonymous = writeAnonymous }()
+		test(t)
+	})
+}
+
+func only(t *testing.T, dir string, want string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != want {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the folder holds %q, want only %q", names, want)
+	}
+}
+
+func TestWriteReplaces(t *testing.T) {
+	withAndWithoutAnonymous(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "changelog.json")
+		for _, content := range []string{"first\n", "second\n"} {
+			if err := WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil || string(got) != content {
+				t.Fatalf("read %q, %v; want %q", got, err, content)
+			}
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm() != 0o644 {
+			t.Errorf("mode %v, want 0644", info.Mode().Perm())
+		}
+		only(t, filepath.Dir(path), "changelog.json")
+	})
+}
+
+// TestWriterFailingMidway: a write that fails after part of the new
+// content leaves the old file whole and nothing beside it.
+func TestWriterFailingMidway(t *testing.T) {
+	withAndWithoutAnonymous(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "site.ics")
+		if err := os.WriteFile(path, []byte("old calendar\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		broken := errors.New("disk on fire")
+		err := Write(path, 0o644, func(w io.Writer) error {
+			// More than the buffer, so part of it reaches the file.
+			if _, err := w.Write(make([]byte, 200<<10)); err != nil {
+				return err
+			}
+			return broken
+		})
+		if !errors.Is(err, broken) {
+			t.Fatalf("Write: %v, want the writer's error", err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != "old calendar\n" {
+			t.Errorf("after a failed write the file is %q (%v), want the old one", got, err)
+		}
+		only(t, filepath.Dir(path), "site.ics")
+	})
+}
+
+func TestWriteClearsWhatAKilledRunLeft(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "changelog.json")
+	for _, stale := range []string{".changelog.json.tmp-123", ".changelog.json4567"} {
+		if err := os.WriteFile(filepath.Join(dir, stale), []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Not a temporary of ours: kept.
+	if err := os.WriteFile(filepath.Join(dir, ".changelog.json.bak"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Errorf("left: %v, want changelog.json and .changelog.json.bak", entries)
+	}
+}

@@ -1,0 +1,102 @@
+package sizelimit
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	sparse := func(name string, size int64) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, size); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		name     string
+		path     string
+		limit    int64
+		wantSize int64 // of the *Error; 0: no error
+	}{
+		{"at the limit", sparse("at", 1<<20), 1 << 20, 0},
+		{"one byte over", sparse("over", 1<<20+1), 1 << 20, 1<<20 + 1},
+		{"200 MB over the default", sparse("huge", 200<<20), 0, 200 << 20},
+		{"empty", sparse("empty", 0), 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := ReadFile(tt.path, tt.limit)
+			if tt.wantSize == 0 {
+				if err != nil {
+					t.Fatalf("ReadFile: %v", err)
+				}
+				if info, _ := os.Stat(tt.path); int64(len(data)) != info.Size() {
+					t.Errorf("read %d bytes, want %d", len(data), info.Size())
+				}
+				return
+			}
+			var tooBig *Error
+			if !errors.As(err, &tooBig) || tooBig.Size != tt.wantSize {
+				t.Fatalf("ReadFile = %v, want an *Error with Size %d", err, tt.wantSize)
+			}
+			if data != nil {
+				t.Errorf("ReadFile returned data with the error")
+			}
+		})
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadFile(missing) = %v, want ErrNotExist", err)
+	}
+}
+
+// A stream has no size to measure: it is read one byte past the limit and
+// no further.
+func TestReadStopsPastTheLimit(t *testing.T) {
+	r := &countingReader{r: strings.NewReader(strings.Repeat("x", 10_000))}
+	_, err := Read(r, 100)
+	var tooBig *Error
+	if !errors.As(err, &tooBig) || tooBig.Size != -1 {
+		t.Fatalf("Read = %v, want an *Error of unknown size", err)
+	}
+	if r.n > 101+bytes.MinRead {
+		t.Errorf("read %d bytes of a stream over a 100-byte limit", r.n)
+	}
+	if data, err := Read(strings.NewReader("12345"), 5); err != nil || string(data) != "12345" {
+		t.Errorf("Read at the limit = %q, %v", data, err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestErrorMessage(t *testing.T) {
+	for _, tt := range []struct {
+		err  Error
+		want string
+	}{
+		{Error{Size: 209715200, Limit: 32 << 20}, "the file is 209715200 bytes, over the 32 MiB size limit"},
+		{Error{Size: -1, Limit: 1000}, "the file is over the 1000 bytes size limit"},
+	} {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package printer
+
+import (
+	"cmp"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []*junitCase    `xml:"testcase"`
+	SystemOut  string          `xml:"system-out"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Classname string         `xml:"classname,attr"`
+	Name      string         `xml:"name,attr"`
+	Failures  []junitFailure `xml:"failure"`
+	// SystemOut holds one line per finding that does not fail the check;
+	// CDATA keeps the lines apart (encoding/xml escapes newlines in text).
+	SystemOut *junitCDATA `xml:"system-out"`
+}
+
+type junitCDATA struct {
+	Text string `xml:",cdata"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",cdata"`
+}
+
+// checkJUnit writes JUnit XML: a test case per operation-version, failing
+// with one failure per finding that fails the check; the other findings
+// (below --fail-on, or exempted) are the case's output. The suite's
+// properties and output carry the counts and the verdict.
+func checkJUnit(w io.Writer, res CheckResult) error {
+	r := res.Report
+	cases := map[OperationVersion]*junitCase{}
+	caseFor := func(ov OperationVersion) *junitCase {
+		if c, ok := cases[ov]; ok {
+			return c
+		}
+		name := ov.Version
+		if name == "" {
+			name = "unversioned"
+		}
+		c := &junitCase{Classname: ov.Operation, Name: name}
+		cases[ov] = c
+		return c
+	}
+	for _, ov := range res.Checked {
+		caseFor(ov)
+	}
+	for _, f := range r.Findings {
+		c := caseFor(OperationVersion{f.Operation, f.Version})
+		if fails(f, res.FailOn) {
+			c.Failures = append(c.Failures, junitFailure{Message: f.Message, Type: f.Rule, Text: junitDetail(f)})
+			continue
+		}
+		if c.SystemOut == nil {
+			c.SystemOut = &junitCDATA{}
+		} else {
+			c.SystemOut.Text += "\n"
+		}
+		c.SystemOut.Text += severityText(f) + " " + junitDetail(f)
+	}
+	keys := make([]OperationVersion, 0, len(cases))
+	for ov := range cases {
+		keys = append(keys, ov)
+	}
+	slices.SortFunc(keys, func(a, b OperationVersion) int {
+		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+	})
+	summary := Summary(r, res.FailOn)
+	verdict := verdictWord(r, res.FailOn)
+	counts := r.Counts()
+	suite := junitSuite{
+		Name: "apiver check",
+		Properties: []junitProperty{
+			{"date", r.Date.String()},
+			{"fail-on", string(res.FailOn)},
+			{"errors", fmt.Sprint(counts.Errors)},
+			{"warnings", fmt.Sprint(counts.Warnings)},
+			{"infos", fmt.Sprint(counts.Infos)},
+			{"exempted", fmt.Sprint(counts.Exempted)},
+			{"verdict", verdict},
+		},
+		SystemOut: summary,
+	}
+	for _, ov := range keys {
+		c := cases[ov]
+		suite.Cases = append(suite.Cases, c)
+		if len(c.Failures) > 0 {
+			suite.Failures++
+		}
+	}
+	suite.Tests = len(suite.Cases)
+	out, err := xml.MarshalIndent(junitSuites{Name: "apiver", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s%s\n", xml.Header, out)
+	return err
+}
+
+// fails reports whether a finding fails the check on its own.
+func fails(f policy.Finding, failOn policy.Severity) bool {
+	return !f.Exempted && f.Severity.Rank() <= failOn.Rank()
+}
+
+// junitDetail is a finding in one line: rule, change, location and message.
+func junitDetail(f policy.Finding) string {
+	var b strings.Builder
+	b.WriteString(f.Rule)
+	if f.Change != "" {
+		b.WriteString(" (" + f.Change + ")")
+	}
+	if loc := locationText(f.Location); loc != "" {
+		b.WriteString(" at " + loc)
+	}
+	b.WriteString(": " + f.Message)
+	return b.String()
+}
