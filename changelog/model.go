@@ -13,7 +13,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/sizelimit"
-	"github.com/google/renameio/v2"
+	"github.com/apiver/apiver/internal/atomicfile"
 )
 
 // Lifecycle entry ids, beside oasdiff's check ids.
@@ -224,7 +224,7 @@ func (h *History) Write(path string) error {
 	if err != nil {
 		return err
 	}
-	return renameio.WriteFile(path, data, 0o644)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 func writeIndentedJSON(w io.Writer, v any) error {

@@ -378,3 +378,35 @@ func TestWriteReplacesOnlyASite(t *testing.T) {
 		t.Errorf("the folder was touched: %q %v", data, err)
 	}
 }
+
+// TestWriteFailingMidwayKeepsTheOldSite: a write that fails after some
+// files leaves the old site whole and nothing beside it.
+func TestWriteFailingMidwayKeepsTheOldSite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	buildSeedSite(t, dir)
+	before, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := site.Build(seedReleases(t), seedOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["index.html"] = []byte("new")
+	// A file where a later file needs a folder: writing fails midway.
+	files["releases/2026-02-09.html/x"] = []byte("x")
+	if err := site.Write(dir, files); err == nil {
+		t.Fatal("Write succeeded")
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the old index changed: %v", err)
+	}
+	entries, err := os.ReadDir(filepath.Dir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("beside the site: %v, want nothing left over", entries)
+	}
+}

@@ -114,7 +114,7 @@ func newChangelogUpdateCmd() *cobra.Command {
 }
 
 func newChangelogRenderCmd() *cobra.Command {
-	var format string
+	var format, output string
 	cmd := &cobra.Command{
 		Use:   "render CHANGELOG",
 		Short: "Render the history for people: one section per date, breaking changes first, identical changes grouped",
@@ -131,10 +131,11 @@ func newChangelogRenderCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			return changelog.Render(cmd.OutOrStdout(), format, releases)
+			return writeOutput(output, cmd.OutOrStdout(), func(w io.Writer) error { return changelog.Render(w, format, releases) })
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.RenderFormats))
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file (replaced atomically) instead of stdout")
 	return cmd
 }
 

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 )
 
@@ -133,17 +129,8 @@ func parseOutputs(values []string) ([]output, error) {
 // write renders the report and replaces the file atomically (written beside
 // it, then renamed), so a reader never sees half a report.
 func (o output) write(res printer.CheckResult) error {
-	var buf bytes.Buffer
-	if err := printer.Check(&buf, o.format, res); err != nil {
-		return err
-	}
-	if err := renameio.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
-		// The path in the error is renameio's temporary file; name ours.
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			err = pathErr.Err
-		}
-		return fmt.Errorf("--output %s: %w", o.path, err)
+	if err := writeOutput(o.path, nil, func(w io.Writer) error { return printer.Check(w, o.format, res) }); err != nil {
+		return fmt.Errorf("--output %w", err)
 	}
 	return nil
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
 )
 
@@ -23,5 +26,27 @@ func TestRealCorpusPairs(t *testing.T) {
 		if code != exitPass && code != exitPolicy {
 			t.Errorf("check %s %s: exit %d: %s", names[i-1], names[i], code, stderr.String())
 		}
+	}
+}
+
+// TestRealHistoryUnderMemoryLimit builds the history of the real corpus with
+// the memory limit the README documents: it must still succeed.
+func TestRealHistoryUnderMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: builds the 23-snapshot history")
+	}
+	dir := corpus.Unpack(t)
+	out := filepath.Join(t.TempDir(), "history.json")
+	cmd := exec.Command(os.Args[0], "changelog", "build", "--config", "testdata/atlas.yaml", dir, "-o", out)
+	cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1", "GOMEMLIMIT=256MiB")
+	if output, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("changelog build with GOMEMLIMIT=256MiB: %v\n%s", err, output)
+	}
+	h, err := changelog.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(h.Dates()), len(corpus.Names(t))-1; got != want {
+		t.Errorf("%d releases, want %d", got, want)
 	}
 }

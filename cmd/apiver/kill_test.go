@@ -54,5 +54,33 @@ func TestUpdateSurvivesKill(t *testing.T) {
 		if !bytes.Equal(got, old) && !bytes.Equal(got, complete) {
 			t.Fatalf("killed after %d ms: the changelog is neither the old file nor the complete new one:\n%s", i*15, got)
 		}
+		// The new file is written unnamed (O_TMPFILE) and named only just
+		// before the rename, so a kill leaves nothing but in that instant.
+		if left := besides(t, dir); len(left) > 0 {
+			t.Logf("killed after %d ms: left %v", i*15, left)
+		}
 	}
+	// Whatever a kill left, the next run clears.
+	if code := run([]string{"changelog", "update", "--changelog", target, base, revision}, io.Discard, io.Discard); code != exitPass {
+		t.Fatalf("update: exit %d", code)
+	}
+	if left := besides(t, dir); len(left) > 0 {
+		t.Errorf("temporary files left beside the changelog: %v", left)
+	}
+}
+
+// besides lists the files in dir other than changelog.json.
+func besides(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() != "changelog.json" {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

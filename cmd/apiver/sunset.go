@@ -14,6 +14,7 @@ import (
 type sunsetOptions struct {
 	snapshotFlags
 	path, format, within string
+	output               string
 	failOnOverdue        bool
 	out                  io.Writer
 }
@@ -39,6 +40,7 @@ version is overdue.`,
 	opts.register(cmd.Flags())
 	formatFlag(cmd.Flags(), &opts.format, printer.SunsetFormats)
 	cmd.Flags().StringVar(&opts.within, "within", "90d", "the window after the date, in days (90d or 90)")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write to this file (replaced atomically) instead of stdout, e.g. a calendar to publish")
 	cmd.Flags().BoolVar(&opts.failOnOverdue, "fail-on-overdue", false, "exit 1 when a version is past its sunset")
 	return cmd
 }
@@ -56,7 +58,7 @@ func sunsetRun(opts *sunsetOptions) error {
 		return err
 	}
 	calendar := policy.Calendar(clock, lifecycles, days)
-	if err := printer.Sunset(opts.out, opts.format, calendar); err != nil {
+	if err := writeOutput(opts.output, opts.out, func(w io.Writer) error { return printer.Sunset(w, opts.format, calendar) }); err != nil {
 		return err
 	}
 	if opts.failOnOverdue && len(calendar.Overdue) > 0 {

@@ -68,6 +68,9 @@ func Unpack(tb testing.TB, names ...string) string {
 
 func require(tb testing.TB) string {
 	tb.Helper()
+	if testing.Short() {
+		tb.Skip("skipped in -short mode: the real corpus takes minutes under the race detector")
+	}
 	dir, ok := Dir()
 	if !ok {
 		tb.Skip("skipped: the shared corpus (../shared/corpus/atlas) is absent")
