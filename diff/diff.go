@@ -55,7 +55,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 		Revision: specs.Operations(revision.Doc, opts.Product),
 	}
 	pairs := pairUp(base, revision, res.Base, res.Revision)
-	if err := diffPairs(base.Doc, revision.Doc, pairs, opts); err != nil {
+	if err := diffPairs(base, revision, pairs, opts); err != nil {
 		return nil, fmt.Errorf("diff of %s and %s: %w", base.Path, revision.Path, err)
 	}
 	res.Pairs = sortedPairs(pairs)
@@ -79,7 +79,7 @@ func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result,
 			base: &side{path: op.Path, file: s.Path, op: old.View}, revision: &side{path: op.Path, file: s.Path, op: next.View},
 		})
 	}
-	if err := diffPairs(s.Doc, s.Doc, pairs, opts); err != nil {
+	if err := diffPairs(s, s, pairs, opts); err != nil {
 		return nil, fmt.Errorf("diff of %s: %w", s.Path, err)
 	}
 	res.Pairs = sortedPairs(pairs)
@@ -110,7 +110,7 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View},
 		})
 	}
-	if err := diffPairs(legacy.Doc, s.Doc, pairs, opts); err != nil {
+	if err := diffPairs(legacy, s, pairs, opts); err != nil {
 		return nil, fmt.Errorf("diff of %s and %s: %w", legacy.Path, s.Path, err)
 	}
 	res.Pairs = sortedPairs(pairs)
@@ -119,12 +119,12 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 
 // diffPairs runs every pair through oasdiff at once and fills in its
 // changes.
-func diffPairs(baseSource, revisionSource *openapi3.T, pairs []pairing, opts Options) error {
+func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts Options) error {
 	levels, err := checkLevels(opts.Levels)
 	if err != nil {
 		return err
 	}
-	baseDoc, revDoc := syntheticDoc(baseSource), syntheticDoc(revisionSource)
+	baseDoc, revDoc := syntheticDoc(baseSource.Doc), syntheticDoc(revisionSource.Doc)
 	sources := oasdiff.OperationsSourcesMap{}
 	for i, p := range pairs {
 		key := pairPath(i, p)
@@ -163,7 +163,7 @@ func diffPairs(baseSource, revisionSource *openapi3.T, pairs []pairing, opts Opt
 			ID:        c.GetId(),
 			Level:     LevelOf(c.GetLevel()),
 			Message:   names.restore(c.GetUncolorizedText(localize), p.Version),
-			Location:  locationOf(c),
+			Location:  locationOf(c, baseSource.Ref, revisionSource.Ref),
 		})
 	}
 	for _, p := range pairs {
@@ -235,14 +235,18 @@ func LevelOf(l checker.Level) Level {
 
 // locationOf is where the change is in the revision, or in the base for a
 // removal, falling back to whichever side oasdiff knows.
-func locationOf(c checker.Change) *Location {
-	first, second := c.GetRevisionSource(), c.GetBaseSource()
+func locationOf(c checker.Change, baseRef, revisionRef string) *Location {
+	type source struct {
+		*checker.Source
+		ref string
+	}
+	first, second := source{c.GetRevisionSource(), revisionRef}, source{c.GetBaseSource(), baseRef}
 	if isRemoval(c.GetId()) {
 		first, second = second, first
 	}
-	for _, s := range []*checker.Source{first, second} {
-		if s != nil && s.File != "" && s.Line > 0 {
-			return &Location{File: s.File, Line: s.Line}
+	for _, s := range []source{first, second} {
+		if s.Source != nil && s.File != "" && s.Line > 0 {
+			return &Location{File: s.File, Line: s.Line, Ref: s.ref}
 		}
 	}
 	return nil

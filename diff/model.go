@@ -2,6 +2,8 @@
 // with oasdiff, and returns the changes in apiver's own model.
 package diff
 
+import "fmt"
+
 // Kind says how a pair's two sides relate.
 type Kind string
 
@@ -42,6 +44,17 @@ func (l Level) Rank() int {
 type Location struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
+	// Ref is the git ref the file was read at (a REF:PATH input), "" for a
+	// file on disk.
+	Ref string `json:"ref,omitempty"`
+}
+
+// String is FILE:LINE, or REF:FILE:LINE for a file read from git.
+func (l Location) String() string {
+	if l.Ref != "" {
+		return fmt.Sprintf("%s:%s:%d", l.Ref, l.File, l.Line)
+	}
+	return fmt.Sprintf("%s:%d", l.File, l.Line)
 }
 
 // Change is one difference within an operation-version.

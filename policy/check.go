@@ -343,7 +343,7 @@ func (c *checker) versionLocation(operation, version string) *diff.Location {
 		return nil
 	}
 	if line := op.VersionLine(version); line > 0 {
-		return &diff.Location{File: c.in.Revision.Path, Line: line}
+		return &diff.Location{File: c.in.Revision.Path, Line: line, Ref: c.in.Revision.Ref}
 	}
 	return operationLocation(c.in.Revision, op)
 }
@@ -353,7 +353,7 @@ func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {
 		return nil
 	}
 	if line := op.Line(); line > 0 {
-		return &diff.Location{File: s.Path, Line: line}
+		return &diff.Location{File: s.Path, Line: line, Ref: s.Ref}
 	}
 	return nil
 }

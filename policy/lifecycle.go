@@ -108,7 +108,7 @@ func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Versio
 
 func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {
 	if line := op.VersionLine(version); line > 0 {
-		return &diff.Location{File: s.Path, Line: line}
+		return &diff.Location{File: s.Path, Line: line, Ref: s.Ref}
 	}
 	return operationLocation(s, op)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 )
 
@@ -46,6 +47,17 @@ func annotations(findings []policy.Finding) []*annotation {
 	return out
 }
 
+// anchor is where the annotation goes: its location when that is a line of
+// a file in the work tree. A line of a file read at a git ref (the base's
+// line of a removal) is a line of another version of the file; the text
+// names it instead.
+func (a *annotation) anchor() *diff.Location {
+	if a.Location == nil || a.Location.Ref != "" {
+		return nil
+	}
+	return a.Location
+}
+
 // title is the rule and, when there is one, the oasdiff change behind it.
 func (a *annotation) title() string {
 	if a.Change == "" {
@@ -62,6 +74,9 @@ func (a *annotation) text() string {
 		uses[i] = heading(u.Operation, u.Version)
 	}
 	s := a.Message + "\nIn " + strings.Join(uses, ", ")
+	if l := a.Location; l != nil && l.Ref != "" {
+		s += "\nAt " + l.String()
+	}
 	if e := a.Exemption; e != nil {
 		s += fmt.Sprintf("\nExempted until %s: %s", e.Expires, e.Reason)
 	}

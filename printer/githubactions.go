@@ -16,7 +16,7 @@ func checkGitHubActions(w io.Writer, r *policy.Report, failOn policy.Severity) e
 	var b strings.Builder
 	for _, a := range annotations(r.Findings) {
 		var props []string
-		if l := a.Location; l != nil {
+		if l := a.anchor(); l != nil {
 			props = append(props, "file="+escapeProperty(l.File), "line="+strconv.Itoa(l.Line))
 		}
 		props = append(props, "title="+escapeProperty(a.title()))

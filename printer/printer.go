@@ -112,7 +112,7 @@ func locationText(l *diff.Location) string {
 	if l == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s:%d", l.File, l.Line)
+	return l.String()
 }
 
 // group is the findings or changes of one operation-version, in their order.

@@ -33,7 +33,7 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 			WithLevel(sarifLevel(a.Severity)).
 			WithMessage(sarif.NewTextMessage(a.text())).
 			WithPartialFingerprints(map[string]string{fingerprintKey: a.fingerprint()})
-		l := a.Location
+		l := a.anchor()
 		if l == nil && res.Spec != "" {
 			l = &diff.Location{File: res.Spec, Line: 1}
 		}

@@ -24,6 +24,9 @@ type Snapshot struct {
 	// Path is the file as the user named it (PATH of a git input REF:PATH);
 	// locations are reported in it.
 	Path string
+	// Ref is the git ref a REF:PATH input was read at, "" for a file on
+	// disk: a location in it is not a line of the work tree's file.
+	Ref string
 	// Date is the release date: --base-date/--revision-date, or the first
 	// YYYY-MM-DD in the file name, or the commit date of a git input. Zero
 	// when none gives one.
@@ -106,8 +109,8 @@ func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
-	if aliasesExpandTooMuch(data) {
-		return nil, &Error{File: path, Msg: aliasesExpandMsg}
+	if why := checkStructure(data); why != "" {
+		return nil, &Error{File: path, Msg: why}
 	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
@@ -169,8 +172,8 @@ func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, readProblem(err))}
 		}
-		if aliasesExpandTooMuch(data) {
-			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, aliasesExpandMsg)}
+		if why := checkStructure(data); why != "" {
+			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, why)}
 		}
 		return data, nil
 	}
