@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"cloud.google.com/go/civil"
@@ -136,7 +138,7 @@ func readFile(path string) ([]byte, error) {
 	data, err := sizelimit.ReadFile(path, sizelimit.Default)
 	var tooBig *sizelimit.Error
 	if errors.As(err, &tooBig) {
-		return nil, fmt.Errorf("%s: the file is over the %d MiB limit for a config file", path, sizelimit.Default>>20)
+		return nil, fmt.Errorf("%s: %v for a config file", path, tooBig)
 	}
 	if err != nil {
 		if inner := errors.Unwrap(err); inner != nil {
@@ -158,15 +160,19 @@ func decodeStrict(data []byte, out any) error {
 	if errors.As(err, &typeErr) {
 		msgs := make([]string, len(typeErr.Errors))
 		for i, m := range typeErr.Errors {
-			msgs[i] = unknownField.ReplaceAllString(m, `unknown key "$1"`)
+			msgs[i] = lineBreaks.Replace(unknownField.ReplaceAllString(m, `unknown key "$1"`))
 		}
 		return errors.New(strings.Join(msgs, "; "))
 	}
 	if err != nil {
-		return errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", " "), "yaml: "))
+		return errors.New(strings.TrimPrefix(lineBreaks.Replace(err.Error()), "yaml: "))
 	}
 	return nil
 }
+
+// lineBreaks escapes the line breaks of a value quoted in a YAML error, so
+// that the error stays one line.
+var lineBreaks = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
 var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
@@ -185,7 +191,9 @@ func (c *Config) validate() error {
 	if c.Snapshot != AllVersions && c.Snapshot != LatestVersion {
 		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)
 	}
-	for id, level := range c.Severity {
+	// In key order, so that the same file always names the same problem.
+	for _, id := range slices.Sorted(maps.Keys(c.Severity)) {
+		level := c.Severity[id]
 		if _, ok := LookupRule(id); !ok && !diff.IsCheckID(id) {
 			return fmt.Errorf("severity: %q is neither an apiver rule id nor an oasdiff check id", id)
 		}

@@ -129,7 +129,7 @@ func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T
 	case doc.OpenAPI == "":
 		return nil, &Error{File: path, Msg: "not an OpenAPI document: it has no \"openapi\" field"}
 	default:
-		return nil, &Error{File: path, Msg: fmt.Sprintf("OpenAPI %s is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("OpenAPI %q is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
 	}
 }
 
@@ -260,5 +260,5 @@ func describeLoadError(path string, data []byte, err error) error {
 			return &Error{File: path, Line: line, Msg: what}
 		}
 	}
-	return &Error{File: path, Msg: strings.ReplaceAll(msg, "\n", " ")}
+	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
 }

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Exit codes, the one table: 0 pass, 1 policy failure, 2 usage or input error.
@@ -34,7 +37,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errPolicyFailed):
 		return exitPolicy
 	default:
-		fmt.Fprintf(stderr, "apiver: %s\n", err)
+		fmt.Fprintf(stderr, "apiver: %s\n", oneLine(err.Error()))
 		return exitInput
 	}
+}
+
+// oneLine escapes control characters and line separators, so that an input
+// error stays one line whatever a file name or a document holds.
+func oneLine(msg string) string {
+	var b strings.Builder
+	for _, r := range msg {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
