@@ -195,6 +195,9 @@ func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize int64) 
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: "$ref " + err.Error()}
 		}
+		if why := checkStructure(data); why != "" {
+			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", location.Path, why)}
+		}
 		return data, nil
 	}
 }
