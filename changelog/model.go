@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
-	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/internal/atomicfile"
+	"github.com/apiver/apiver/internal/sizelimit"
 )
 
 // Lifecycle entry ids, beside oasdiff's check ids.

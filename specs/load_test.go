@@ -1,18 +1,17 @@
 package specs_test
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/nonet"
 	"github.com/apiver/apiver/specs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -194,20 +193,10 @@ func TestLoadYAMLParserErrorLine(t *testing.T) {
 	}
 }
 
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestLoadRefusesRemoteRef(t *testing.T) {
 	// Nothing may be fetched: count any request made through the default
 	// transport (not parallel: it swaps a global).
-	var requests atomic.Int32
-	saved := http.DefaultTransport
-	http.DefaultTransport = roundTripFunc(func(*http.Request) (*http.Response, error) {
-		requests.Add(1)
-		return nil, errors.New("network is disabled in tests")
-	})
-	t.Cleanup(func() { http.DefaultTransport = saved })
+	requests := nonet.Block(t)
 
 	tests := []struct {
 		name string

@@ -5,18 +5,16 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/apiver/apiver/internal/nonet"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -41,14 +39,7 @@ func TestBadInput(t *testing.T) {
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no bad-input cases found: %v", err)
 	}
-	// Not parallel: it swaps a global.
-	var requests atomic.Int32
-	saved := http.DefaultTransport
-	http.DefaultTransport = roundTripFunc(func(*http.Request) (*http.Response, error) {
-		requests.Add(1)
-		return nil, errors.New("network is disabled in tests")
-	})
-	t.Cleanup(func() { http.DefaultTransport = saved })
+	requests := nonet.Block(t)
 	for _, file := range cases {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
@@ -60,10 +51,6 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // badCase is an archive's comment: setup steps, the command line, and the
 // files that must be left untouched.
@@ -154,16 +141,7 @@ func runBadCase(t *testing.T, file string) {
 		}
 	}
 
-	if *update {
-		archive.Files[wantIndex].Data = []byte(got)
-		if err := os.WriteFile(abs, txtar.Format(archive), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(string(archive.Files[wantIndex].Data), got); diff != "" {
-		t.Errorf("apiver %s: result differs (-want +got):\n%s", strings.Join(c.args, " "), diff)
-	}
+	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(c.args, " "))
 }
 
 // runBounded runs the CLI under the case timeout, turning a panic into a

@@ -62,16 +62,7 @@ func runRuleCase(t *testing.T, file string) {
 	code := run(args, &stdout, &stderr)
 	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
 
-	if *update {
-		archive.Files[wantIndex].Data = []byte(got)
-		if err := os.WriteFile(abs, txtar.Format(archive), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(string(archive.Files[wantIndex].Data), got); diff != "" {
-		t.Errorf("apiver %s: findings differ (-want +got):\n%s", strings.Join(args, " "), diff)
-	}
+	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(args, " "))
 }
 
 // summarizeFindings is the exit code, then one line per finding.
@@ -105,4 +96,20 @@ func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) str
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// compareWant compares got with the archive's want section, or with
+// -update rewrites that section.
+func compareWant(t *testing.T, path string, archive *txtar.Archive, wantIndex int, got, what string) {
+	t.Helper()
+	if *update {
+		archive.Files[wantIndex].Data = []byte(got)
+		if err := os.WriteFile(path, txtar.Format(archive), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(archive.Files[wantIndex].Data), got); diff != "" {
+		t.Errorf("%s: result differs (-want +got):\n%s", what, diff)
+	}
 }
