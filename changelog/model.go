@@ -13,6 +13,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/atomicfile"
+	"github.com/apiver/apiver/internal/jsonline"
 	"github.com/apiver/apiver/internal/sizelimit"
 )
 
@@ -101,7 +102,7 @@ func (h *History) Releases() ([]Release, error) {
 func Parse(data []byte) (*History, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, &syntaxError{line: errorLine(data, err), err: fmt.Errorf("not a changelog (a JSON array of releases): %w", err)}
+		return nil, &syntaxError{line: jsonline.Of(data, err), err: fmt.Errorf("not a changelog (a JSON array of releases): %w", err)}
 	}
 	h := &History{}
 	seen := map[string]bool{}
@@ -145,27 +146,6 @@ func (e *syntaxError) Error() string {
 }
 
 func (e *syntaxError) Unwrap() error { return e.err }
-
-// errorLine is the line of a JSON decoding error's offset, 0 when unknown.
-func errorLine(data []byte, err error) int {
-	var offset int64
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		offset = syntax.Offset
-	case errors.As(err, &typ):
-		offset = typ.Offset
-	default:
-		return 0
-	}
-	before := data[:min(int(offset), len(data))]
-	if int(offset) >= len(data) {
-		// An unexpected end is on the last line, not after its newline.
-		before = bytes.TrimRight(before, " \t\r\n")
-	}
-	return 1 + bytes.Count(before, []byte("\n"))
-}
 
 // maxFileSize bounds the changelog read. The history is apiver's own output
 // and grows with every release (about 9 MB after 22 releases of the real

@@ -61,7 +61,7 @@ func countOf(changes []changelog.Entry) counts {
 type resource struct {
 	Operation string
 	Slug      string
-	Versions  []versionSpan
+	Versions  []*versionSpan
 	// Releases are the releases that changed it, newest first, holding
 	// only its own changes.
 	Releases []changelog.Release
@@ -98,7 +98,7 @@ func resources(releases []changelog.Release, deprecations []Deprecation) []*reso
 			}
 			spans[k] = s
 			r := get(op)
-			r.Versions = append(r.Versions, *s)
+			r.Versions = append(r.Versions, s)
 		}
 		return s
 	}
@@ -140,10 +140,7 @@ func resources(releases []changelog.Release, deprecations []Deprecation) []*reso
 	}
 	out := make([]*resource, 0, len(byOp))
 	for _, r := range byOp {
-		for i := range r.Versions {
-			r.Versions[i] = *spans[changelog.Use{Operation: r.Operation, Version: r.Versions[i].Version}]
-		}
-		slices.SortFunc(r.Versions, func(a, b versionSpan) int { return cmp.Compare(a.Version, b.Version) })
+		slices.SortFunc(r.Versions, func(a, b *versionSpan) int { return cmp.Compare(a.Version, b.Version) })
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b *resource) int { return specs.CompareOperationNames(a.Operation, b.Operation) })

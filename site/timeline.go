@@ -50,7 +50,7 @@ const (
 )
 
 // newTimeline lays out the dated versions; nil when none has a date.
-func newTimeline(versions []versionSpan, asOf civil.Date) *timeline {
+func newTimeline(versions []*versionSpan, asOf civil.Date) *timeline {
 	var start, end civil.Date
 	widen := func(d civil.Date) {
 		if d.IsZero() {
@@ -63,7 +63,7 @@ func newTimeline(versions []versionSpan, asOf civil.Date) *timeline {
 			end = d
 		}
 	}
-	var dated []versionSpan
+	var dated []*versionSpan
 	for _, v := range versions {
 		if v.Released.IsZero() && v.Deprecated.IsZero() && v.Removed.IsZero() {
 			continue
@@ -146,7 +146,7 @@ func dateOrUnknown(d civil.Date) string {
 	return d.String()
 }
 
-func spanSentence(v versionSpan) string {
+func spanSentence(v *versionSpan) string {
 	s := fmt.Sprintf("Version %s: released %s", v.Version, dateOrUnknown(v.Released))
 	if !v.Deprecated.IsZero() {
 		s += ", deprecated " + v.Deprecated.String()

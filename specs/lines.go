@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/apiver/apiver/internal/jsonline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,20 +30,10 @@ func notText(data []byte) (what string, binary bool) {
 // none (kin-openapi's own error carries no position).
 func jsonErrorLine(data []byte) int {
 	var syntax *json.SyntaxError
-	if err := json.Unmarshal(data, new(any)); !errors.As(err, &syntax) {
-		return 0
+	if err := json.Unmarshal(data, new(any)); errors.As(err, &syntax) {
+		return jsonline.Of(data, syntax)
 	}
-	return offsetLine(data, syntax.Offset)
-}
-
-// offsetLine is the line of a byte offset; an error at the end of the data
-// is on its last line, not after its final newline.
-func offsetLine(data []byte, offset int64) int {
-	before := data[:min(int(offset), len(data))]
-	if int(offset) >= len(data) {
-		before = bytes.TrimRight(before, " \t\r\n")
-	}
-	return 1 + bytes.Count(before, []byte("\n"))
+	return 0
 }
 
 // refLine is the line of the first $ref of the document whose value
