@@ -2,60 +2,62 @@ package printer
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 )
 
-// annotation is one finding at one place in a spec, with every
-// operation-version it was found in. A change inside a $ref'ed component is
-// found once per operation that uses the component, all on the component's
-// line; annotated once, it names those operations instead of repeating
-// itself on that line.
+// annotation is a root change as the formats that annotate files show it
+// (githubactions, sarif, code-climate): once, at one line of the revision,
+// naming every operation-version it reaches.
 type annotation struct {
-	policy.Finding
-	uses []OperationVersion
+	policy.Group
+	// at is where it goes, with the file relative to the repository's
+	// root; nil when nowhere in the revision.
+	at *diff.Location
 }
 
-// annotations gathers findings that differ only in their operation-version,
-// in the order their first finding appears.
-func annotations(findings []policy.Finding) []*annotation {
-	type key struct {
-		rule, change, message string
-		severity              policy.Severity
-		exempted              bool
-		exemption             *policy.Exemption
-		file                  string
-		line                  int
-	}
-	var out []*annotation
-	index := map[key]*annotation{}
-	for _, f := range findings {
-		k := key{rule: f.Rule, change: f.Change, message: f.Message, severity: f.Severity, exempted: f.Exempted, exemption: f.Exemption}
-		if f.Location != nil {
-			k.file, k.line = f.Location.File, f.Location.Line
+func (res CheckResult) annotations() []*annotation {
+	groups := res.groups()
+	out := make([]*annotation, len(groups))
+	for i, g := range groups {
+		a := &annotation{Group: g}
+		if l := g.Annotated(); l != nil {
+			a.at = &diff.Location{File: res.repoPath(*l), Line: l.Line}
 		}
-		a, ok := index[k]
-		if !ok {
-			a = &annotation{Finding: f}
-			index[k] = a
-			out = append(out, a)
-		}
-		a.uses = append(a.uses, OperationVersion{f.Operation, f.Version})
+		out[i] = a
 	}
 	return out
 }
 
-// anchor is where the annotation goes: its location when that is a line of
-// a file in the work tree. A line of a file read at a git ref (the base's
-// line of a removal) is a line of another version of the file; the text
-// names it instead.
-func (a *annotation) anchor() *diff.Location {
-	if a.Location == nil || a.Location.Ref != "" {
-		return nil
+// repoPath is a file's path relative to the repository's root, as code
+// hosts name the files of a change; a path outside the root stays as given.
+// A file read at a git ref is named as git names it: relative to the top,
+// unless it starts with ./ or ../ (then relative to the current directory).
+func (res CheckResult) repoPath(l diff.Location) string {
+	file := l.File
+	if res.Root == "" {
+		return file
 	}
-	return a.Location
+	if l.Ref != "" && !strings.HasPrefix(file, "./") && !strings.HasPrefix(file, "../") {
+		return filepath.ToSlash(filepath.Clean(file))
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	// The root comes from git with symlinks resolved; resolve the file's
+	// folder alike (the file itself may exist only at the ref).
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(dir, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(res.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }
 
 // title is the rule and, when there is one, the oasdiff change behind it.
@@ -66,19 +68,38 @@ func (a *annotation) title() string {
 	return a.Rule + " (" + a.Change + ")"
 }
 
-// text is the message, the operations it was found in and, for an exempted
-// finding, why it passes.
+// annotationOperations is how many operation-versions an annotation names
+// before it says how many more there are.
+const annotationOperations = 10
+
+// text is the message, the operation-versions it reaches, where the base
+// had it (a removal anchored in the revision, or a line of a file at a git
+// ref) and, for an exempted group, why it passes.
 func (a *annotation) text() string {
-	uses := make([]string, len(a.uses))
-	for i, u := range a.uses {
-		uses[i] = heading(u.Operation, u.Version)
+	s := a.Message
+	if reach := reachText(a.Operations, annotationOperations); reach != "" {
+		s += "\n" + strings.ToUpper(reach[:1]) + reach[1:]
 	}
-	s := a.Message + "\nIn " + strings.Join(uses, ", ")
-	if l := a.Location; l != nil && l.Ref != "" {
-		s += "\nAt " + l.String()
+	if l := a.Location; l != nil && (a.Anchor != nil || l.Ref != "") {
+		s += "\nIn the base at " + l.String()
 	}
 	if e := a.Exemption; e != nil {
 		s += fmt.Sprintf("\nExempted until %s: %s", e.Expires, e.Reason)
 	}
 	return s
+}
+
+// reachText is "in POST /a@2023-01-01", or "in 14 operation-versions: A,
+// B, C and 11 more" naming at most shown of them; "" for none.
+func reachText(operations []string, shown int) string {
+	switch n := len(operations); {
+	case n == 0:
+		return ""
+	case n == 1:
+		return "in " + operations[0]
+	case n <= shown+1:
+		return fmt.Sprintf("in %d operation-versions: %s", n, strings.Join(operations, ", "))
+	default:
+		return fmt.Sprintf("in %d operation-versions: %s and %d more", n, strings.Join(operations[:shown], ", "), n-shown)
+	}
 }

@@ -1,43 +1,123 @@
 package printer
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 )
 
-// checkText groups findings by operation and version, and within that by
-// rule and change, so that eighteen removed enum values read as one block.
-func checkText(w io.Writer, r *policy.Report, failOn policy.Severity) error {
+// textOperations is how many operation-versions a text or markdown block
+// names before it says how many more there are.
+const textOperations = 3
+
+// textListed is how many root changes that do not fail the check the text
+// lists one by one; above it they are counted per rule and change, so that
+// the failing ones stay on one screen.
+const textListed = 20
+
+// checkText starts with the verdict and writes one block per root change
+// that fails the check: what and where, the message, and the
+// operation-versions it reaches, folded; errors first, the widest reach
+// first. The others follow alike, or, when there are many, one line per
+// rule and change. The summary of finding counts is the last line.
+func checkText(w io.Writer, res CheckResult) error {
 	var b strings.Builder
-	for _, g := range groupBy(r.Findings, func(f policy.Finding) (string, string) { return f.Operation, f.Version }) {
-		fmt.Fprintln(&b, heading(g.operation, g.version))
-		for _, kind := range groupBy(g.items, func(f policy.Finding) (string, string) {
-			return severityText(f), f.Rule + " " + f.Change
-		}) {
-			f := kind.items[0]
-			fmt.Fprintf(&b, "  %-8s %s", severityText(f), f.Rule)
-			if f.Change != "" {
-				fmt.Fprintf(&b, " (%s)", f.Change)
-			}
-			b.WriteString("\n")
-			for _, f := range kind.items {
-				b.WriteString("    ")
-				if loc := locationText(f.Location); loc != "" {
-					b.WriteString(loc + ": ")
-				}
-				b.WriteString(f.Message + "\n")
-			}
+	groups := res.groups()
+	fmt.Fprintln(&b, Verdict(res.Report, groups, res.FailOn))
+	var failing, others []policy.Group
+	for _, g := range groups {
+		if !g.Exempted && g.Severity.Rank() <= res.FailOn.Rank() {
+			failing = append(failing, g)
+		} else {
+			others = append(others, g)
 		}
 	}
-	if len(r.Findings) > 0 {
+	section := ""
+	block := func(g policy.Group) {
+		if s := groupSeverityText(g); s != section {
+			section = s
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%-8s %s", section, g.Rule)
+		if g.Change != "" {
+			fmt.Fprintf(&b, " (%s)", g.Change)
+		}
+		if loc := locationText(g.Location); loc != "" {
+			b.WriteString(" at " + loc)
+		}
 		b.WriteString("\n")
+		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(g.Message, "\n", "\n  "))
+		if reach := reachText(g.Operations, textOperations); reach != "" {
+			fmt.Fprintf(&b, "  %s\n", reach)
+		}
+		if e := g.Exemption; e != nil {
+			fmt.Fprintf(&b, "  exempted until %s: %s\n", e.Expires, e.Reason)
+		}
 	}
-	fmt.Fprintln(&b, Summary(r, failOn))
+	for _, g := range failing {
+		block(g)
+	}
+	if len(others) <= textListed {
+		for _, g := range others {
+			block(g)
+		}
+	} else {
+		foldedText(&b, others)
+	}
+	b.WriteString("\n")
+	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// foldedText counts root changes per severity, rule and change, most
+// first.
+func foldedText(b *strings.Builder, groups []policy.Group) {
+	type kind struct{ severity, rule, change string }
+	count := map[kind]int{}
+	reach := map[kind]map[string]bool{}
+	var kinds []kind
+	for _, g := range groups {
+		k := kind{groupSeverityText(g), g.Rule, g.Change}
+		if count[k] == 0 {
+			kinds = append(kinds, k)
+			reach[k] = map[string]bool{}
+		}
+		count[k]++
+		for _, op := range g.Operations {
+			reach[k][op] = true
+		}
+	}
+	slices.SortStableFunc(kinds, func(a, b kind) int {
+		return cmp.Or(cmp.Compare(severityOrder(a.severity), severityOrder(b.severity)), cmp.Compare(count[b], count[a]))
+	})
+	fmt.Fprintf(b, "\n%s that do not fail the check (--format markdown or json lists each):\n", plural(len(groups), "more root change"))
+	for _, k := range kinds {
+		fmt.Fprintf(b, "%-8s %s", k.severity, k.rule)
+		if k.change != "" {
+			fmt.Fprintf(b, " (%s)", k.change)
+		}
+		fmt.Fprintf(b, ": %d in %s\n", count[k], plural(len(reach[k]), "operation-version"))
+	}
+}
+
+func severityOrder(s string) int {
+	if s == "exempted" {
+		return 3
+	}
+	return policy.Severity(s).Rank()
+}
+
+func groupSeverityText(g policy.Group) string {
+	if g.Exempted {
+		return "exempted"
+	}
+	return string(g.Severity)
 }
 
 func severityText(f policy.Finding) string {
@@ -48,25 +128,46 @@ func severityText(f policy.Finding) string {
 }
 
 type checkSummary struct {
-	Errors   int    `json:"errors"`
-	Warnings int    `json:"warnings"`
-	Infos    int    `json:"infos"`
-	Exempted int    `json:"exempted"`
-	Verdict  string `json:"verdict"`
+	Errors   int                `json:"errors"`
+	Warnings int                `json:"warnings"`
+	Infos    int                `json:"infos"`
+	Exempted int                `json:"exempted"`
+	Verdict  string             `json:"verdict"`
+	Groups   policy.GroupCounts `json:"groups"`
 }
 
-func checkJSON(w io.Writer, r *policy.Report, failOn policy.Severity) error {
+// jsonFinding is a finding with the id of its group.
+type jsonFinding struct {
+	policy.Finding
+	Group string `json:"group"`
+}
+
+func checkJSON(w io.Writer, res CheckResult) error {
+	r := res.Report
 	c := r.Counts()
-	verdict := verdictWord(r, failOn)
-	findings := r.Findings
-	if findings == nil {
-		findings = []policy.Finding{}
+	groups := res.groups()
+	findings := make([]jsonFinding, len(r.Findings))
+	for i, f := range r.Findings {
+		findings[i].Finding = f
+	}
+	for _, g := range groups {
+		for _, i := range g.Members {
+			findings[i].Group = g.ID
+		}
+	}
+	// Empty lists, not null, for scripts.
+	groups = append([]policy.Group{}, groups...)
+	for i := range groups {
+		if groups[i].Operations == nil {
+			groups[i].Operations = []string{}
+		}
 	}
 	return writeJSON(w, struct {
-		Date     string           `json:"date"`
-		Findings []policy.Finding `json:"findings"`
-		Summary  checkSummary     `json:"summary"`
-	}{r.Date.String(), findings, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, verdict}})
+		Date     string         `json:"date"`
+		Findings []jsonFinding  `json:"findings"`
+		Groups   []policy.Group `json:"groups"`
+		Summary  checkSummary   `json:"summary"`
+	}{r.Date.String(), findings, groups, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, verdictWord(r, res.FailOn), policy.CountGroups(groups)}})
 }
 
 // The markdown tables share a budget of characters, so that a report with
@@ -78,35 +179,44 @@ const (
 	markdownReserve = 4000
 )
 
-// checkMarkdown is a pull-request summary: the verdict, the errors, the
-// warnings folded away, and the exemptions that applied.
-func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error {
+// checkMarkdown is a pull-request comment or job summary: the verdict,
+// one row per root change that is an error, the warnings and infos folded
+// away, and the exemptions that applied.
+func checkMarkdown(w io.Writer, res CheckResult) error {
+	r, failOn := res.Report, res.FailOn
 	var b strings.Builder
 	icon := "✅"
 	if r.Failed(failOn) {
 		icon = "❌"
 	}
-	fmt.Fprintf(&b, "### %s apiver check: %s\n\n", icon, Summary(r, failOn))
-	var errs, warns, exempted []policy.Finding
-	for _, f := range r.Findings {
+	groups := res.groups()
+	fmt.Fprintf(&b, "### %s apiver %s\n\n%s\n\n", icon, Verdict(r, groups, failOn), Summary(r, failOn))
+	var errs, warns, exemptedGroups []policy.Group
+	for _, g := range groups {
 		switch {
-		case f.Exempted:
-			exempted = append(exempted, f)
-		case f.Severity == policy.Error:
-			errs = append(errs, f)
+		case g.Exempted:
+			exemptedGroups = append(exemptedGroups, g)
+		case g.Severity == policy.Error:
+			errs = append(errs, g)
 		default:
-			warns = append(warns, f)
+			warns = append(warns, g)
 		}
 	}
-	const findingHeader = "| Operation | Version | Rule | Change | Message | Location |\n|---|---|---|---|---|---|\n"
+	var exempted []policy.Finding
+	for _, f := range r.Findings {
+		if f.Exempted {
+			exempted = append(exempted, f)
+		}
+	}
+	const groupHeader = "| Rule | Change | Message | Location | Operation-versions |\n|---|---|---|---|---|\n"
 	exemptions := exemptionRows(exempted)
 	tables := []struct {
 		open, header, close string
 		rows                []string
 	}{
-		{"#### Errors\n\n", findingHeader, "\n", findingRows(errs)},
-		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), findingHeader, "\n</details>\n\n", findingRows(warns)},
-		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exempted), plural(len(exemptions), "exemption")),
+		{"#### Errors\n\n", groupHeader, "\n", groupRows(errs)},
+		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), groupHeader, "\n</details>\n\n", groupRows(warns)},
+		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exemptedGroups), plural(len(exemptions), "exemption")),
 			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
 	}
 	remaining := markdownBudget
@@ -120,6 +230,11 @@ func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error 
 				budget -= markdownReserve
 			}
 		}
+		if i == 1 && rowsLength(t.rows) > budget-len(t.header) {
+			// Too many warnings to list one by one: those that read alike
+			// (one edit made at many places) share a row.
+			t.rows = mergeAlike(warns)
+		}
 		b.WriteString(t.open)
 		remaining -= markdownTable(&b, t.header, t.rows, budget)
 		b.WriteString(t.close)
@@ -128,12 +243,73 @@ func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error 
 	return err
 }
 
-func findingRows(fs []policy.Finding) []string {
-	rows := make([]string, len(fs))
-	for i, f := range fs {
-		rows[i] = fmt.Sprintf("| `%s` | %s | `%s` | %s | %s | %s |\n", f.Operation, f.Version, f.Rule, codeOrEmpty(f.Change), markdownCell(f.Message), locationText(f.Location))
+// markdownGroup is a row: a group, or groups that read alike.
+type markdownGroup struct {
+	policy.Group
+	places int
+}
+
+func groupRows(groups []policy.Group) []string {
+	rows := make([]markdownGroup, len(groups))
+	for i, g := range groups {
+		rows[i] = markdownGroup{g, 1}
+	}
+	return markdownRows(rows)
+}
+
+func markdownRows(groups []markdownGroup) []string {
+	rows := make([]string, len(groups))
+	for i, g := range groups {
+		ops := make([]string, len(g.Operations))
+		for j, op := range g.Operations {
+			ops[j] = "`" + op + "`"
+		}
+		where := locationText(g.Location)
+		if g.places > 1 {
+			where = fmt.Sprintf("%d places", g.places)
+		}
+		rows[i] = fmt.Sprintf("| `%s` | %s | %s | %s | %s |\n", g.Rule, codeOrEmpty(g.Change), markdownCell(g.Message), where,
+			markdownCell(strings.TrimPrefix(reachText(ops, textOperations), "in ")))
 	}
 	return rows
+}
+
+// mergeAlike folds groups of the same rule, change and message at
+// different places into one row each, in the order of their first group.
+func mergeAlike(groups []policy.Group) []string {
+	type key struct {
+		rule, change, message, severity string
+	}
+	var out []*markdownGroup
+	index := map[key]*markdownGroup{}
+	for _, g := range groups {
+		k := key{g.Rule, g.Change, diff.RootMessage(g.Message), string(g.Severity)}
+		m, ok := index[k]
+		if !ok {
+			m = &markdownGroup{Group: g}
+			m.Message = k.message
+			index[k] = m
+			out = append(out, m)
+		}
+		m.places++
+		m.Operations = append(m.Operations, g.Operations...)
+	}
+	rows := make([]markdownGroup, len(out))
+	for i, m := range out {
+		ops := slices.Clone(m.Operations)
+		slices.Sort(ops)
+		m.Operations = slices.Compact(ops)
+		rows[i] = *m
+	}
+	return markdownRows(rows)
+}
+
+func rowsLength(rows []string) int {
+	n := 0
+	for _, r := range rows {
+		n += len(r)
+	}
+	return n
 }
 
 // exemptionRows lists the exemptions that applied, in the order of the

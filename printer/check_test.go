@@ -87,8 +87,15 @@ func TestEveryFormatStatesSummary(t *testing.T) {
 					t.Errorf("last line %q, want the summary %q", last, summary)
 				}
 			case "markdown":
-				if !strings.Contains(lines[0], summary) {
-					t.Errorf("first line %q lacks the summary", lines[0])
+				if verdict := printer.Verdict(res.Report, res.Report.Groups(nil), res.FailOn); !strings.Contains(lines[0], verdict) || !strings.Contains(out, summary) {
+					t.Errorf("first line %q lacks the verdict %q, or the report the summary", lines[0], verdict)
+				}
+			case "code-climate":
+				// GitLab's format has no place for a summary: one issue per
+				// root change.
+				var issues []struct{ Severity string }
+				if err := json.Unmarshal([]byte(out), &issues); err != nil || len(issues) != 5 || issues[0].Severity != "critical" {
+					t.Errorf("issues %+v (%v), want 5, the first critical", issues, err)
 				}
 			case "json":
 				var doc struct {
@@ -123,15 +130,15 @@ func TestGitHubActions(t *testing.T) {
 	want := []string{
 		// One annotation for the change both operations see on line 40.
 		"::error file=specs/api 2026-02-09.yaml,line=40,title=breaking-change-without-new-version (request-property-enum-value-removed)::" +
-			"removed the enum value `BLUE` of the request property `color`%0AIn POST /widgets (version 2023-01-01), PATCH /widgets/{id} (version 2023-01-01)",
+			"removed the enum value `BLUE` of the request property `color`%0AIn 2 operation-versions: POST /widgets@2023-01-01, PATCH /widgets/{id}@2023-01-01",
 		// No location: no file or line; the message's newline is escaped.
-		"::error title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.%0ARenew it or fix the finding.%0AIn GET /old/* (unversioned)",
+		"::error title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.%0ARenew it or fix the finding.%0AIn GET /old/*",
 		"::warning file=specs/api 2026-02-09.yaml,line=12,title=new-version-without-breaking-change::" +
-			"Version 2024-01-01 was added although it has no breaking change from version 2023-01-01.%0AIn GET /widgets (version 2024-01-01)",
-		"::notice file=specs/api 2026-02-09.yaml,line=70,title=sunset-overdue::Version 2022-01-01 is still present after its sunset on 2025-01-01.%0AIn GET /gadgets (version 2022-01-01)",
+			"Version 2024-01-01 was added although it has no breaking change from version 2023-01-01.%0AIn GET /widgets@2024-01-01",
+		"::notice file=specs/api 2026-02-09.yaml,line=70,title=sunset-overdue::Version 2022-01-01 is still present after its sunset on 2025-01-01.%0AIn GET /gadgets@2022-01-01",
 		// Exempted: a notice with the reason; % escaped in the data.
 		"::notice file=specs/api 2026-02-09.yaml,line=90,title=breaking-change-without-new-version (request-property-enum-value-removed)::" +
-			"removed the enum value `OWNER` of the request property `role`%0AIn POST /orgs (version 2023-01-01)%0AExempted until 2026-12-31: roles moved: see the role API, 100%25 done",
+			"removed the enum value `OWNER` of the request property `role`%0AIn POST /orgs@2023-01-01%0AExempted until 2026-12-31: roles moved: see the role API, 100%25 done",
 		"3 errors, 1 warning, 1 info (1 exempted): check FAILED",
 	}
 	if !slices.Equal(lines, want) {
@@ -143,7 +150,7 @@ func TestGitHubActionsEscapesProperties(t *testing.T) {
 	r := &policy.Report{Findings: []policy.Finding{{Rule: policy.SunsetOverdueRule, Severity: policy.Warning, Operation: "GET /a", Version: "2023-01-01",
 		Message: "m", Location: &diff.Location{File: "C:/specs/a,b%.yaml", Line: 3}}}}
 	out := render(t, "githubactions", printer.CheckResult{Report: r, FailOn: policy.Error})
-	if want := "::warning file=C%3A/specs/a%2Cb%25.yaml,line=3,title=sunset-overdue::m%0AIn GET /a (version 2023-01-01)\n"; !strings.HasPrefix(out, want) {
+	if want := "::warning file=C%3A/specs/a%2Cb%25.yaml,line=3,title=sunset-overdue::m%0AIn GET /a@2023-01-01\n"; !strings.HasPrefix(out, want) {
 		t.Errorf("got %q, want it to start with %q", out, want)
 	}
 }
@@ -286,7 +293,7 @@ func TestSARIFFingerprints(t *testing.T) {
 	fingerprints := func(r *policy.Report) []string {
 		var out []string
 		for _, res := range parseSARIF(t, render(t, "sarif", printer.CheckResult{Report: r, FailOn: policy.Error})).Runs[0].Results {
-			fp := res.PartialFingerprints["apiverFinding/v1"]
+			fp := res.PartialFingerprints["apiverFinding/v2"]
 			if fp == "" {
 				t.Fatalf("result %s has no fingerprint", res.RuleID)
 			}
@@ -396,7 +403,7 @@ func TestMarkdownFitsPRComment(t *testing.T) {
 	if !strings.Contains(out, "more; `apiver check` lists them all") {
 		t.Errorf("no line about the rows left out")
 	}
-	if !strings.HasPrefix(out, "### ❌ apiver check: 600 errors, 600 warnings") {
+	if !strings.HasPrefix(out, "### ❌ apiver check FAILED: 600 errors in 600 operation-versions, 600 warnings") {
 		t.Errorf("verdict line: %q", strings.SplitN(out, "\n", 2)[0])
 	}
 }

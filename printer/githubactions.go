@@ -9,33 +9,63 @@ import (
 	"github.com/apiver/apiver/policy"
 )
 
-// checkGitHubActions writes GitHub Actions workflow commands, so that each
-// finding shows on the pull request's diff at its line of the spec, and
-// ends with the summary line.
-func checkGitHubActions(w io.Writer, r *policy.Report, failOn policy.Severity) error {
+// GitHub shows at most this many annotations of each level per step and
+// drops the rest silently.
+const annotationsPerLevel = 10
+
+// checkGitHubActions writes GitHub Actions workflow commands: one per root
+// change, so that each shows on the pull request's diff at its line of the
+// spec, errors first and the widest reach first, at most ten of each
+// level; a notice says how many more there are and where they are listed.
+// The summary is the last line.
+func checkGitHubActions(w io.Writer, res CheckResult) error {
+	anns := res.annotations()
+	total := map[string]int{}
+	for _, a := range anns {
+		total[workflowCommand(a.Group)]++
+	}
+	limit := map[string]int{"error": annotationsPerLevel, "warning": annotationsPerLevel, "notice": annotationsPerLevel}
+	if total["error"] > limit["error"] || total["warning"] > limit["warning"] || total["notice"] > limit["notice"] {
+		// The notice about the rest is a notice too.
+		limit["notice"]--
+	}
 	var b strings.Builder
-	for _, a := range annotations(r.Findings) {
+	shown := map[string]int{}
+	hidden := 0
+	for _, a := range anns {
+		command := workflowCommand(a.Group)
+		if shown[command] == limit[command] {
+			hidden++
+			continue
+		}
+		shown[command]++
 		var props []string
-		if l := a.anchor(); l != nil {
+		if l := a.at; l != nil {
 			props = append(props, "file="+escapeProperty(l.File), "line="+strconv.Itoa(l.Line))
 		}
 		props = append(props, "title="+escapeProperty(a.title()))
-		fmt.Fprintf(&b, "::%s %s::%s\n", workflowCommand(a.Finding), strings.Join(props, ","), escapeData(a.text()))
+		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.text()))
 	}
-	fmt.Fprintln(&b, Summary(r, failOn))
+	if hidden > 0 {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty(fmt.Sprintf("apiver: %d more not annotated", hidden)),
+			escapeData(fmt.Sprintf("%s more than GitHub shows as annotations (%d errors and %d warnings per step). "+
+				"The job summary lists them all, and so does the SARIF log (--output sarif=FILE) on the Security tab.",
+				plural(hidden, "root change"), annotationsPerLevel, annotationsPerLevel)))
+	}
+	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // workflowCommand is the annotation level: an exempted finding is a notice,
 // since it does not fail the check.
-func workflowCommand(f policy.Finding) string {
+func workflowCommand(g policy.Group) string {
 	switch {
-	case f.Exempted:
+	case g.Exempted:
 		return "notice"
-	case f.Severity == policy.Error:
+	case g.Severity == policy.Error:
 		return "error"
-	case f.Severity == policy.Warning:
+	case g.Severity == policy.Warning:
 		return "warning"
 	}
 	return "notice"

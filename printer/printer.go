@@ -18,10 +18,25 @@ var Formats = []string{"text", "json", "markdown"}
 
 // CheckFormats lists the formats of a check report: the common ones and
 // those a CI system reads.
-var CheckFormats = []string{"text", "json", "markdown", "githubactions", "sarif", "junit"}
+var CheckFormats = []string{"text", "json", "markdown", "githubactions", "sarif", "junit", "code-climate"}
 
-// ValidFormat reports whether name is one of formats.
-func ValidFormat(formats []string, name string) bool { return slices.Contains(formats, name) }
+// formatAliases are other tools' names for a format: buf writes
+// github-actions.
+var formatAliases = map[string]string{"github-actions": "githubactions"}
+
+// CanonicalFormat is the format an alias names, or name itself.
+func CanonicalFormat(name string) string {
+	if canonical, ok := formatAliases[name]; ok {
+		return canonical
+	}
+	return name
+}
+
+// ValidFormat reports whether name, or the format it is an alias of, is
+// one of formats.
+func ValidFormat(formats []string, name string) bool {
+	return slices.Contains(formats, CanonicalFormat(name))
+}
 
 // CheckResult is what a check printer renders.
 type CheckResult struct {
@@ -35,6 +50,23 @@ type CheckResult struct {
 	// location at its first line: GitHub code scanning rejects a whole log
 	// when one result has no location.
 	Spec string
+	// Groups are the report's root changes (Report.Groups with removals
+	// anchored in the revision); nil groups the report without anchors.
+	Groups []policy.Group
+	// Root is the repository's root directory: the formats that annotate a
+	// repository's files (githubactions, sarif, code-climate) name files
+	// relative to it. "" leaves paths as given.
+	Root string
+	// Version is apiver's version, for SARIF's tool description.
+	Version string
+}
+
+// groups are the result's root changes.
+func (res CheckResult) groups() []policy.Group {
+	if res.Groups != nil || res.Report == nil {
+		return res.Groups
+	}
+	return res.Report.Groups(nil)
 }
 
 // OperationVersion names one version of one operation ("" when unversioned).
@@ -44,19 +76,21 @@ type OperationVersion struct {
 
 // Check writes a check report in the named format.
 func Check(w io.Writer, format string, res CheckResult) error {
-	switch format {
+	switch CanonicalFormat(format) {
 	case "json":
-		return checkJSON(w, res.Report, res.FailOn)
+		return checkJSON(w, res)
 	case "markdown":
-		return checkMarkdown(w, res.Report, res.FailOn)
+		return checkMarkdown(w, res)
 	case "githubactions":
-		return checkGitHubActions(w, res.Report, res.FailOn)
+		return checkGitHubActions(w, res)
 	case "sarif":
 		return checkSARIF(w, res)
 	case "junit":
 		return checkJUnit(w, res)
+	case "code-climate":
+		return checkCodeClimate(w, res)
 	default:
-		return checkText(w, res.Report, res.FailOn)
+		return checkText(w, res)
 	}
 }
 
@@ -91,6 +125,48 @@ func Summary(r *policy.Report, failOn policy.Severity) string {
 		s += fmt.Sprintf(" (%d exempted)", c.Exempted)
 	}
 	return s + ": check " + verdict
+}
+
+// Verdict is the first line of a report: the verdict, then the root
+// changes (groups) of each severity and how many operation-versions they
+// reach.
+func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) string {
+	verdict := "passed"
+	if r.Failed(failOn) {
+		verdict = "FAILED"
+	}
+	reach := map[policy.Severity]map[string]bool{}
+	count := map[policy.Severity]int{}
+	exempted := 0
+	for _, g := range groups {
+		if g.Exempted {
+			exempted++
+			continue
+		}
+		count[g.Severity]++
+		if reach[g.Severity] == nil {
+			reach[g.Severity] = map[string]bool{}
+		}
+		for _, op := range g.Operations {
+			reach[g.Severity][op] = true
+		}
+	}
+	var parts []string
+	for _, s := range []struct {
+		severity policy.Severity
+		word     string
+	}{{policy.Error, "error"}, {policy.Warning, "warning"}, {policy.Info, "info"}} {
+		part := plural(count[s.severity], s.word)
+		if n := len(reach[s.severity]); n > 0 {
+			part += " in " + plural(n, "operation-version")
+		}
+		parts = append(parts, part)
+	}
+	line := "check " + verdict + ": " + strings.Join(parts, ", ")
+	if exempted > 0 {
+		line += fmt.Sprintf(" (%d exempted)", exempted)
+	}
+	return line
 }
 
 // verdictWord is the verdict as the machine-read formats state it.

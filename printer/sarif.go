@@ -3,39 +3,47 @@ package printer
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"net/url"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 )
 
 // fingerprintKey names apiver's partial fingerprint; the suffix is its
-// version, to bump if the hash ever changes.
-const fingerprintKey = "apiverFinding/v1"
+// version, to bump if the hash ever changes (v2: the group id, one per
+// root change).
+const fingerprintKey = "apiverFinding/v2"
+
+// InformationURI is where apiver is described, for SARIF's tool.
+const InformationURI = "https://github.com/apiver/apiver"
 
 // checkSARIF writes a SARIF 2.1.0 log for GitHub code scanning: one result
-// per annotation, exempted findings kept as suppressed results, and the
+// per root change, exempted ones kept as suppressed results, and the
 // summary in the run's properties.
 func checkSARIF(w io.Writer, res CheckResult) error {
 	r, failOn := res.Report, res.FailOn
-	anns := annotations(r.Findings)
+	anns := res.annotations()
+	driver := sarif.NewToolComponent().WithName("apiver").WithInformationURI(InformationURI).WithRules(sarifRules(anns))
+	version := res.Version
+	if version == "" {
+		version = "devel"
+	}
+	driver.WithVersion(version)
 	run := sarif.NewRun()
-	run.Tool = sarif.NewTool().WithDriver(sarif.NewToolComponent().WithName("apiver").WithRules(sarifRules(anns)))
+	run.Tool = sarif.NewTool().WithDriver(driver)
 	for _, a := range anns {
 		result := run.CreateResultForRule(a.Rule).
 			WithLevel(sarifLevel(a.Severity)).
 			WithMessage(sarif.NewTextMessage(a.text())).
-			WithPartialFingerprints(map[string]string{fingerprintKey: a.fingerprint()})
-		l := a.anchor()
+			WithPartialFingerprints(map[string]string{fingerprintKey: a.ID})
+		l := a.at
 		if l == nil && res.Spec != "" {
-			l = &diff.Location{File: res.Spec, Line: 1}
+			l = &diff.Location{File: res.repoPath(diff.Location{File: res.Spec}), Line: 1}
 		}
 		if l != nil {
 			result.AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().
@@ -46,13 +54,22 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 			Operation string `json:"operation"`
 			Version   string `json:"version"`
 		}
-		uses := make([]use, len(a.uses))
-		for i, u := range a.uses {
-			uses[i] = use(u)
+		uses := []use{}
+		for _, i := range a.Members {
+			f := r.Findings[i]
+			if f.Operation != "" {
+				uses = append(uses, use{f.Operation, f.Version})
+			}
 		}
-		props := sarif.NewPropertyBag().Add("operations", uses)
+		slices.SortFunc(uses, func(x, y use) int {
+			return cmp.Or(specs.CompareOperationNames(x.Operation, y.Operation), cmp.Compare(x.Version, y.Version))
+		})
+		props := sarif.NewPropertyBag().Add("group", a.ID).Add("operations", slices.Compact(uses))
 		if a.Change != "" {
 			props.Add("change", a.Change)
+		}
+		if a.Anchor != nil && a.Location != nil {
+			props.Add("baseLocation", a.Location.String())
 		}
 		result.WithProperties(props)
 		if a.Exempted {
@@ -114,17 +131,6 @@ func sarifLevel(s policy.Severity) string {
 		return sarif.LevelWarning
 	}
 	return sarif.LevelNote
-}
-
-// fingerprint identifies a result across runs: its rule, change, operations
-// and message, not its line, so that it survives edits that move lines.
-func (a *annotation) fingerprint() string {
-	parts := []string{a.Rule, a.Change, a.Message}
-	for _, u := range a.uses {
-		parts = append(parts, u.Operation, u.Version)
-	}
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:])
 }
 
 // fileURI is a spec's path as a URI reference: relative paths stay relative

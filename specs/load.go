@@ -32,6 +32,9 @@ type Snapshot struct {
 	// when none gives one.
 	Date civil.Date
 	Doc  *openapi3.T
+	// data is the file's text, to map a line of it onto another snapshot
+	// (Anchor).
+	data []byte
 }
 
 // LoadOptions control how a snapshot is read.
@@ -95,7 +98,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Path: path, Date: date, Doc: doc}, nil
+	return &Snapshot{Path: path, Date: date, Doc: doc, data: data}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
+	"github.com/apiver/apiver/specs"
 	"github.com/spf13/cobra"
 )
 
@@ -82,7 +83,8 @@ func checkRun(opts *checkOptions) error {
 		date = today()
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: date, Config: cmp.config})
-	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path}
+	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, Root: specs.RepoRoot(), Version: apiverVersion(),
+		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
 	for _, p := range cmp.result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})
 	}

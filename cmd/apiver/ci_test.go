@@ -28,8 +28,9 @@ type ciSARIF struct {
 				}
 			}
 			Properties struct {
-				Change     string
-				Operations []struct{ Operation, Version string }
+				Change       string
+				BaseLocation string
+				Operations   []struct{ Operation, Version string }
 			}
 		}
 	}
@@ -74,9 +75,10 @@ func lineOf(t *testing.T, path, s string) int {
 }
 
 // TestSharedComponentLocation: two operations $ref one component and the
-// revision edits it. Each change is reported at the component's line (of
-// the base for a removal, of the revision otherwise), once, naming both
-// operations.
+// revision edits it. Each change is reported once, naming both operations,
+// at the component's line in the revision; a removal at the line of the
+// revision nearest to it (the enum that held the value), with the base's
+// line in the result's properties.
 func TestSharedComponentLocation(t *testing.T) {
 	archive, err := txtar.ParseFile("testdata/ci/shared-component.txtar")
 	if err != nil {
@@ -95,7 +97,7 @@ func TestSharedComponentLocation(t *testing.T) {
 		file string
 		line int
 	}{
-		"request-property-enum-value-removed": {base, lineOf(t, base, "- BLUE")},
+		"request-property-enum-value-removed": {revision, lineOf(t, revision, "enum:")},
 		"request-property-min-items-set":      {revision, lineOf(t, revision, "minItems: 1")},
 	}
 
@@ -116,6 +118,11 @@ func TestSharedComponentLocation(t *testing.T) {
 		loc := res.Locations[0].PhysicalLocation
 		if loc.ArtifactLocation.URI != w.file || loc.Region.StartLine != w.line {
 			t.Errorf("%s at %s:%d, want %s:%d", res.Properties.Change, loc.ArtifactLocation.URI, loc.Region.StartLine, w.file, w.line)
+		}
+		if res.Properties.Change == "request-property-enum-value-removed" {
+			if want := base + ":" + strconv.Itoa(lineOf(t, base, "- BLUE")); res.Properties.BaseLocation != want {
+				t.Errorf("removal's base location %q, want %q", res.Properties.BaseLocation, want)
+			}
 		}
 		var ops []string
 		for _, o := range res.Properties.Operations {
@@ -143,7 +150,7 @@ func TestSharedComponentLocation(t *testing.T) {
 		if m[1] != w.file || m[2] != strconv.Itoa(w.line) {
 			t.Errorf("%s annotated at %s:%s, want %s:%d", m[3], m[1], m[2], w.file, w.line)
 		}
-		for _, op := range []string{"POST /api/example/v2/widgets (version 2023-01-01)", "PATCH /api/example/v2/widgets/{widgetId} (version 2023-01-01)"} {
+		for _, op := range []string{"POST /api/example/v2/widgets@2023-01-01", "PATCH /api/example/v2/widgets/{widgetId}@2023-01-01"} {
 			if !strings.Contains(m[4], op) {
 				t.Errorf("%s annotation does not name %s", m[3], op)
 			}
@@ -172,12 +179,22 @@ func TestSeedLocations(t *testing.T) {
 			continue
 		}
 		loc := res.Locations[0].PhysicalLocation
-		lines := fileLines(t, loc.ArtifactLocation.URI)
-		if loc.Region.StartLine < 1 || loc.Region.StartLine > len(lines) {
-			t.Errorf("%s: line %d outside %s", res.Properties.Change, loc.Region.StartLine, loc.ArtifactLocation.URI)
+		file, line := loc.ArtifactLocation.URI, loc.Region.StartLine
+		if base := res.Properties.BaseLocation; base != "" {
+			// A removal: annotated at the revision's nearest line, which
+			// must be in the revision; the base's line holds the change.
+			if !strings.HasSuffix(file, "example-2026-02-09.yaml") {
+				t.Errorf("%s: removal annotated in %s, want the revision", res.Properties.Change, file)
+			}
+			i := strings.LastIndex(base, ":")
+			file, line = base[:i], atoi(t, base[i+1:])
+		}
+		lines := fileLines(t, file)
+		if line < 1 || line > len(lines) {
+			t.Errorf("%s: line %d outside %s", res.Properties.Change, line, file)
 			continue
 		}
-		text := lines[loc.Region.StartLine-1]
+		text := lines[line-1]
 		var want string
 		switch change := res.Properties.Change; change {
 		case "request-property-enum-value-removed", "response-property-enum-value-added":
@@ -192,7 +209,7 @@ func TestSeedLocations(t *testing.T) {
 			continue
 		}
 		if !strings.Contains(text, want) {
-			t.Errorf("%s in %v at %s:%d: line %q lacks %q", res.Properties.Change, res.Properties.Operations, loc.ArtifactLocation.URI, loc.Region.StartLine, text, want)
+			t.Errorf("%s in %v at %s:%d: line %q lacks %q", res.Properties.Change, res.Properties.Operations, file, line, text, want)
 		}
 		checked[res.Properties.Change]++
 	}
@@ -213,6 +230,15 @@ func TestSeedLocations(t *testing.T) {
 	if checked["request-property-enum-value-removed"] == 0 || checked["request-property-min-items-set"] == 0 || checked["response-property-enum-value-added"] == 0 {
 		t.Errorf("results checked per change: %v", checked)
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestSARIFSchema validates the seed's SARIF, failing and exempted, against

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"unicode"
@@ -55,4 +56,13 @@ func oneLine(msg string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// apiverVersion is the module version the binary was built from ("devel"
+// for a build from a work tree), for SARIF's tool description.
+func apiverVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
 }

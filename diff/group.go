@@ -1,0 +1,87 @@
+package diff
+
+import (
+	"regexp"
+	"strings"
+)
+
+// RootMessage is a change's message without the parts that depend on how
+// an operation reaches the changed node, so that one edit of a shared
+// schema reads alike in every operation, version and oneOf branch that
+// reaches it: a property path keeps only its last property
+// (`results/items/oneOf[subschema #2: AZURE]/azureDirectoryId` is
+// `azureDirectoryId`), the response status, a version's media type date and
+// oasdiff's list of the other properties that share the schema go.
+// Two changes with the same root message at the same place of the same
+// file are one edit.
+func RootMessage(message string) string {
+	return rootMessage(message, lastProperty)
+}
+
+// MessageShape is RootMessage with the last property taken out too: a
+// schema shared through components is reached through properties of other
+// names (`role` in one operation, `roleName` in another), so one edit at
+// one place can read differently by its property name alone.
+func MessageShape(message string) string {
+	return rootMessage(message, func(string) string { return "…" })
+}
+
+func rootMessage(message string, property func(path string) string) string {
+	message = sharedDetail.ReplaceAllString(message, "")
+	message = statusPart.ReplaceAllString(message, "")
+	message = versionedMediaType.ReplaceAllString(message, "$1")
+	var b strings.Builder
+	last := 0
+	for _, m := range quoted.FindAllStringIndex(message, -1) {
+		inner := message[m[0]+1 : m[1]-1]
+		if !isPropertyPath(inner) && !namesProperty(message[:m[0]], message[m[1]:]) {
+			continue
+		}
+		b.WriteString(message[last:m[0]])
+		b.WriteString("`" + property(inner) + "`")
+		last = m[1]
+	}
+	b.WriteString(message[last:])
+	return b.String()
+}
+
+// namesProperty tells whether a quoted value between before and after is a
+// property's name in oasdiff's wording: "the request property `x`", "the
+// `x` response property", "the `x` response's property".
+func namesProperty(before, after string) bool {
+	return strings.HasSuffix(before, "property ") ||
+		strings.HasPrefix(after, " request property") || strings.HasPrefix(after, " response property") ||
+		strings.HasPrefix(after, " response's property") || strings.HasPrefix(after, " property")
+}
+
+var (
+	// sharedDetail is oasdiff's " (shared schema: X, also at a, b and 3 more)".
+	sharedDetail = regexp.MustCompile(` \((?:shared schema: |also at )[^\n]*\)$`)
+	// statusPart is " for the response status `200`" or " for the status `201`".
+	statusPart         = regexp.MustCompile(" for the (?:response )?status `[^`]*`")
+	versionedMediaType = regexp.MustCompile(`(application/vnd\.[a-z0-9][a-z0-9-]*)\.\d{4}-\d{2}-\d{2}(?:\.upcoming)?`)
+	quoted             = regexp.MustCompile("`[^`]*`")
+	brackets           = regexp.MustCompile(`\[[^\]]*\]`)
+	pathChars          = regexp.MustCompile(`^[\w.\-$@{}#/]+$`)
+)
+
+// isPropertyPath tells a property path (a/items/b, oneOf[...]/c) from other
+// quoted values, such as a regular expression that holds a slash.
+func isPropertyPath(s string) bool {
+	bare := brackets.ReplaceAllString(s, "")
+	return strings.Contains(s, "/") && pathChars.MatchString(bare)
+}
+
+// lastProperty is the last segment of a property path that names a
+// property: not "items", not a oneOf/anyOf/allOf branch, not empty.
+func lastProperty(path string) string {
+	parts := strings.Split(path, "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		if p == "" || p == "items" || strings.Contains(p, "[") {
+			continue
+		}
+		return p
+	}
+	return path
+}

@@ -1,0 +1,295 @@
+package policy
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
+)
+
+// Group is a root change: the findings that come from one edit. They share
+// the rule, the change, the place of the changed node (in the revision; in
+// the base for a removal) and the message once the parts that depend on the
+// operation and the oneOf branch are taken out (diff.RootMessage). One edit
+// of a shared schema is one group that reaches every operation-version
+// using it.
+type Group struct {
+	// ID is a short hash of the group's rule, change, messages and
+	// operations: the same in every run, and across edits that only move
+	// lines.
+	ID       string   `json:"id"`
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Change   string   `json:"change"`
+	// Message is the findings' message when they all have the same one,
+	// else their root message.
+	Message  string         `json:"message"`
+	Location *diff.Location `json:"location,omitempty"`
+	// Anchor is the revision's line nearest to a location in the base (a
+	// removal): where an annotation on the pull request goes.
+	Anchor   *diff.Location `json:"anchor,omitempty"`
+	Exempted bool           `json:"exempted"`
+	// Operations are the operation-versions reached, "METHOD /path@version"
+	// ("METHOD /path" when unversioned), in operation order.
+	Operations []string `json:"operations"`
+	// Members are the indices of the group's findings in Report.Findings.
+	Members   []int      `json:"-"`
+	Exemption *Exemption `json:"-"`
+}
+
+// Reach is how many operation-versions the group reaches.
+func (g *Group) Reach() int { return len(g.Operations) }
+
+// Annotated is where an annotation of the group belongs: the anchor in the
+// revision, else the location when it is a line of a file on disk; nil when
+// there is neither (a line of a file read at a git ref is a line of another
+// version of the file).
+func (g *Group) Annotated() *diff.Location {
+	switch {
+	case g.Anchor != nil:
+		return g.Anchor
+	case g.Location != nil && g.Location.Ref == "":
+		return g.Location
+	}
+	return nil
+}
+
+// OperationVersion is "METHOD /path@version", or "METHOD /path" when
+// unversioned.
+func OperationVersion(operation, version string) string {
+	if version == "" {
+		return operation
+	}
+	return operation + "@" + version
+}
+
+// Anchor places a location of the base (a removal) on the nearest line of
+// the revision; operation is the first operation that saw it. It returns
+// nil when the location is already the revision's, or cannot be placed.
+type Anchor func(loc diff.Location, operation string) *diff.Location
+
+// NewAnchor anchors locations in base's file to lines of revision's file,
+// falling back to the line of the operation in the revision.
+func NewAnchor(base, revision *specs.Snapshot, revisionOps []*specs.Operation) Anchor {
+	lines := specs.NewAnchorer(base, revision)
+	return func(loc diff.Location, operation string) *diff.Location {
+		if loc.File == revision.Path && loc.Ref == revision.Ref {
+			return nil
+		}
+		at := func(line int) *diff.Location {
+			return &diff.Location{File: revision.Path, Line: line, Ref: revision.Ref}
+		}
+		if loc.File == base.Path && loc.Ref == base.Ref {
+			if line, ok := lines.Line(loc.Line); ok && line > 0 {
+				return at(line)
+			}
+		}
+		if loc.Ref == "" && loc.File != base.Path {
+			// A $ref'd file on disk is a file of the work tree.
+			return nil
+		}
+		if op := findOperation(revisionOps, operation); op != nil && op.Line() > 0 {
+			return at(op.Line())
+		}
+		return nil
+	}
+}
+
+// GroupCounts counts groups by severity; exempted ones are counted apart.
+type GroupCounts struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	Exempted int `json:"exempted"`
+}
+
+// CountGroups tallies groups.
+func CountGroups(groups []Group) GroupCounts {
+	var c GroupCounts
+	for _, g := range groups {
+		switch {
+		case g.Exempted:
+			c.Exempted++
+		case g.Severity == Error:
+			c.Errors++
+		case g.Severity == Warning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	return c
+}
+
+// Groups gathers the report's findings into root changes, most serious
+// first, then the widest reach first. anchor, when not nil, places
+// locations of the base on lines of the revision.
+func (r *Report) Groups(anchor Anchor) []Group {
+	type key struct {
+		rule, change, message string
+		severity              Severity
+		exempted              bool
+		exemption             *Exemption
+		file, ref             string
+		line                  int
+	}
+	keyOf := func(f Finding, message func(string) string) key {
+		k := key{rule: f.Rule, change: f.Change, message: message(f.Message), severity: f.Severity, exempted: f.Exempted, exemption: f.Exemption}
+		if f.Location != nil {
+			k.file, k.ref, k.line = f.Location.File, f.Location.Ref, f.Location.Line
+		}
+		return k
+	}
+	// Findings at one place read alike but for their property paths. The
+	// place tells the node, so they are one edit, seen by each operation
+	// through a property of its own name, unless one operation-version
+	// sees two properties there (two properties on one line): then the
+	// property names tell edits apart. Without a place, only the
+	// property's own name can.
+	shapes := map[key][]int{}
+	var order []key
+	for i, f := range r.Findings {
+		k := keyOf(f, diff.RootMessage)
+		if f.Location != nil {
+			k = keyOf(f, diff.MessageShape)
+		}
+		if _, ok := shapes[k]; !ok {
+			order = append(order, k)
+		}
+		shapes[k] = append(shapes[k], i)
+	}
+	var groups []*Group
+	for _, k := range order {
+		members := shapes[k]
+		index := map[key]*Group{}
+		split := r.seesTwo(members)
+		for _, i := range members {
+			f := r.Findings[i]
+			sub := k
+			if split {
+				sub = keyOf(f, diff.RootMessage)
+			}
+			g, ok := index[sub]
+			if !ok {
+				g = &Group{Rule: f.Rule, Severity: f.Severity, Change: f.Change, Message: f.Message, Location: f.Location, Exempted: f.Exempted, Exemption: f.Exemption}
+				index[sub] = g
+				groups = append(groups, g)
+			}
+			if g.Message != f.Message {
+				g.Message = diff.RootMessage(r.Findings[g.Members[0]].Message)
+			}
+			g.Members = append(g.Members, i)
+		}
+	}
+	out := make([]Group, len(groups))
+	for i, g := range groups {
+		g.Operations = r.operations(g.Members)
+		g.ID = r.groupID(g)
+		if anchor != nil && g.Location != nil {
+			first := ""
+			if len(g.Members) > 0 {
+				first = r.Findings[g.Members[0]].Operation
+			}
+			g.Anchor = anchor(*g.Location, first)
+		}
+		out[i] = *g
+	}
+	slices.SortStableFunc(out, compareGroups)
+	return out
+}
+
+// seesTwo reports whether one operation-version has findings among members
+// that differ by their property.
+func (r *Report) seesTwo(members []int) bool {
+	seen := map[string]string{}
+	for _, i := range members {
+		f := r.Findings[i]
+		ov := OperationVersion(f.Operation, f.Version)
+		root := diff.RootMessage(f.Message)
+		if prev, ok := seen[ov]; ok && prev != root {
+			return true
+		}
+		seen[ov] = root
+	}
+	return false
+}
+
+// operations lists the distinct operation-versions of findings, in
+// operation and version order; a finding of the whole document has none.
+func (r *Report) operations(members []int) []string {
+	type ov struct{ operation, version string }
+	var list []ov
+	for _, i := range members {
+		f := r.Findings[i]
+		if f.Operation != "" {
+			list = append(list, ov{f.Operation, f.Version})
+		}
+	}
+	slices.SortFunc(list, func(a, b ov) int {
+		return cmp.Or(specs.CompareOperationNames(a.operation, b.operation), cmp.Compare(a.version, b.version))
+	})
+	list = slices.Compact(list)
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = OperationVersion(o.operation, o.version)
+	}
+	return out
+}
+
+// groupID hashes what identifies an edit without its line: rule, change,
+// the findings' distinct messages and the operations reached.
+func (r *Report) groupID(g *Group) string {
+	var messages []string
+	for _, i := range g.Members {
+		messages = append(messages, r.Findings[i].Message)
+	}
+	slices.Sort(messages)
+	parts := []string{g.Rule, g.Change}
+	if g.Exempted {
+		parts = append(parts, "exempted")
+	}
+	parts = append(parts, slices.Compact(messages)...)
+	parts = append(parts, "")
+	parts = append(parts, g.Operations...)
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:6])
+}
+
+func compareGroups(a, b Group) int {
+	return cmp.Or(
+		compareBool(a.Exempted, b.Exempted),
+		cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
+		cmp.Compare(b.Reach(), a.Reach()),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Change, b.Change),
+		compareLocations(a.Location, b.Location),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.ID, b.ID),
+	)
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+func compareLocations(a, b *diff.Location) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return cmp.Or(cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+}

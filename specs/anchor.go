@@ -1,0 +1,172 @@
+package specs
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Anchorer maps lines of the base snapshot's file onto the revision's file.
+// A removal is located in the base, whose lines are not lines of the pull
+// request; its nearest line in the revision is the line of the same node
+// when the revision still has it, else the line of the nearest ancestor it
+// has: the enum that held a removed value, the content map that held a
+// removed version's media type, the path item of a removed operation.
+type Anchorer struct {
+	base, revision *Snapshot
+	once           sync.Once
+	// The documents are parsed on the first question only: most checks
+	// locate nothing in the base.
+	baseRoot, revisionRoot *yaml.Node
+}
+
+// NewAnchorer maps lines of base's file onto revision's file.
+func NewAnchorer(base, revision *Snapshot) *Anchorer {
+	return &Anchorer{base: base, revision: revision}
+}
+
+// Line is the revision's line nearest to line of the base's file; ok is
+// false when a file does not parse as YAML or JSON.
+func (a *Anchorer) Line(line int) (int, bool) {
+	a.once.Do(func() {
+		a.baseRoot, a.revisionRoot = parseNode(a.base.data), parseNode(a.revision.data)
+	})
+	if a.baseRoot == nil || a.revisionRoot == nil {
+		return 0, false
+	}
+	return follow(a.revisionRoot, pathAt(a.baseRoot, line)), true
+}
+
+// step is one move from a node to a child: a mapping key, or a sequence
+// item named by its scalar value, by its name (parameters), or else by its
+// index.
+type step struct {
+	key         string
+	seq         bool
+	index       int
+	value       string
+	name, in    string
+	byValue     bool
+	byNameAndIn bool
+}
+
+// pathAt is the path from root to the outermost node that starts on line,
+// or to the innermost node whose range holds it.
+func pathAt(root *yaml.Node, line int) []step {
+	var path []step
+	n := root
+	for {
+		switch n.Kind {
+		case yaml.MappingNode:
+			i := -1
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				if n.Content[j].Line <= line {
+					i = j
+				}
+			}
+			if i < 0 {
+				return path
+			}
+			path = append(path, step{key: n.Content[i].Value})
+			if n.Content[i].Line == line {
+				return path
+			}
+			n = n.Content[i+1]
+		case yaml.SequenceNode:
+			i := -1
+			for j, item := range n.Content {
+				if item.Line <= line {
+					i = j
+				}
+			}
+			if i < 0 {
+				return path
+			}
+			path = append(path, itemStep(n.Content[i], i))
+			if n.Content[i].Line == line {
+				return path
+			}
+			n = n.Content[i]
+		default:
+			return path
+		}
+	}
+}
+
+func itemStep(item *yaml.Node, index int) step {
+	s := step{seq: true, index: index}
+	switch item.Kind {
+	case yaml.ScalarNode:
+		s.value, s.byValue = item.Value, true
+	case yaml.MappingNode:
+		if name := child(item, "name"); name != nil && name.Kind == yaml.ScalarNode {
+			s.name, s.byNameAndIn = name.Value, true
+			if in := child(item, "in"); in != nil {
+				s.in = in.Value
+			}
+		}
+	}
+	return s
+}
+
+// follow walks path from root as far as the document has it and returns
+// the line where it stops.
+func follow(root *yaml.Node, path []step) int {
+	n, line := root, root.Line
+	for _, s := range path {
+		next, at := move(n, s)
+		if next == nil {
+			break
+		}
+		n, line = next, at
+	}
+	return line
+}
+
+// move takes one step from n: the child and the line that names it (a
+// mapping key's line, a sequence item's own line).
+func move(n *yaml.Node, s step) (*yaml.Node, int) {
+	switch {
+	case !s.seq && n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == s.key {
+				return n.Content[i+1], n.Content[i].Line
+			}
+		}
+	case s.seq && n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			switch {
+			case s.byValue:
+				if item.Kind == yaml.ScalarNode && item.Value == s.value {
+					return item, item.Line
+				}
+			case s.byNameAndIn:
+				if name, in := child(item, "name"), child(item, "in"); name != nil && name.Value == s.name && (in == nil || in.Value == s.in) {
+					return item, item.Line
+				}
+			case i == s.index:
+				return item, item.Line
+			}
+		}
+	}
+	return nil, 0
+}
+
+// RepoRoot is the directory that annotated files are named relative to:
+// the top of the git work tree around the current directory, else the
+// current directory; "" when neither is known.
+func RepoRoot() string {
+	if top, err := git("rev-parse", "--show-toplevel"); err == nil && top != "" {
+		return top
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		return real
+	}
+	return wd
+}
