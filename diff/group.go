@@ -34,7 +34,7 @@ func rootMessage(message string, property func(path string) string) string {
 	last := 0
 	for _, m := range quoted.FindAllStringIndex(message, -1) {
 		inner := message[m[0]+1 : m[1]-1]
-		if !isPropertyPath(inner) && !namesProperty(message[:m[0]], message[m[1]:]) {
+		if !namesProperty(message[:m[0]], message[m[1]:]) || !pathChars.MatchString(brackets.ReplaceAllString(inner, "")) {
 			continue
 		}
 		b.WriteString(message[last:m[0]])
@@ -62,15 +62,10 @@ var (
 	versionedMediaType = regexp.MustCompile(`(application/vnd\.[a-z0-9][a-z0-9-]*)\.\d{4}-\d{2}-\d{2}(?:\.upcoming)?`)
 	quoted             = regexp.MustCompile("`[^`]*`")
 	brackets           = regexp.MustCompile(`\[[^\]]*\]`)
-	pathChars          = regexp.MustCompile(`^[\w.\-$@{}#/]+$`)
+	// pathChars are those of a property path once its oneOf[...] branches
+	// are taken out.
+	pathChars = regexp.MustCompile(`^[\w.\-$@{}#/]*$`)
 )
-
-// isPropertyPath tells a property path (a/items/b, oneOf[...]/c) from other
-// quoted values, such as a regular expression that holds a slash.
-func isPropertyPath(s string) bool {
-	bare := brackets.ReplaceAllString(s, "")
-	return strings.Contains(s, "/") && pathChars.MatchString(bare)
-}
 
 // lastProperty is the last segment of a property path that names a
 // property: not "items", not a oneOf/anyOf/allOf branch, not empty.

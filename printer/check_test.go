@@ -415,3 +415,168 @@ func TestMarkdownListsExemptions(t *testing.T) {
 		t.Errorf("exemptions section missing or wrong:\n%s", out)
 	}
 }
+
+// TestCodeClimateValidatesAgainstSchema checks GitLab's Code Quality report
+// against a schema of the fields GitLab documents, and that fingerprints
+// are unique and the same in every run.
+func TestCodeClimateValidatesAgainstSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	schema, err := c.Compile("testdata/codeclimate-schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sampleResult()
+	out := render(t, "code-climate", res)
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(doc); err != nil {
+		t.Errorf("not a valid Code Quality report: %v\n%s", err, out)
+	}
+	if render(t, "code-climate", res) != out {
+		t.Errorf("two runs differ")
+	}
+	var issues []struct {
+		Fingerprint string
+		Location    struct {
+			Path  string
+			Lines struct{ Begin int }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &issues); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, is := range issues {
+		if seen[is.Fingerprint] {
+			t.Errorf("fingerprint %s twice", is.Fingerprint)
+		}
+		seen[is.Fingerprint] = true
+	}
+	// The expired exemption has no place: the revision's first line.
+	if l := issues[1].Location; l.Path != "specs/api.yaml" || l.Lines.Begin != 1 {
+		t.Errorf("unlocated issue at %+v, want specs/api.yaml:1", l)
+	}
+	// The validator does reject what the schema forbids.
+	bad, _ := jsonschema.UnmarshalJSON(strings.NewReader(strings.Replace(out, `"severity": "critical"`, `"severity": "error"`, 1)))
+	if schema.Validate(bad) == nil {
+		t.Errorf("a severity GitLab does not know passed validation")
+	}
+}
+
+// manyGroups is a report of n error and n warning root changes, each in
+// its own operation and line, and one exempted one.
+func manyGroups(n int) *policy.Report {
+	r := &policy.Report{}
+	for i := range n {
+		for _, sev := range []policy.Severity{policy.Error, policy.Warning} {
+			r.Findings = append(r.Findings, policy.Finding{Rule: policy.BreakingChangeWithoutNewVersion, Severity: sev,
+				Operation: fmt.Sprintf("POST /things/%d", i), Version: "2023-01-01", Change: enumRemoved,
+				Message: fmt.Sprintf("removed the enum value `V%d` of the request property `kind`", i), Location: at(i + 1)})
+		}
+	}
+	return r
+}
+
+// TestGitHubActionsCapsAnnotations: GitHub shows ten annotations of each
+// level per step; apiver writes the ten that matter most (the widest
+// reach first) and one notice about the rest.
+func TestGitHubActionsCapsAnnotations(t *testing.T) {
+	r := manyGroups(25)
+	// One change reaching three operations outranks the others.
+	for _, op := range []string{"GET /wide/1", "GET /wide/2", "GET /wide/3"} {
+		r.Findings = append(r.Findings, policy.Finding{Rule: policy.BreakingChangeWithoutNewVersion, Severity: policy.Error,
+			Operation: op, Version: "2024-01-01", Change: enumRemoved, Message: "removed the enum value `W` of the request property `kind`", Location: at(500)})
+	}
+	out := render(t, "githubactions", printer.CheckResult{Report: r, FailOn: policy.Error})
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	count := map[string]int{}
+	for _, l := range lines {
+		if cmd, _, ok := strings.Cut(l, " "); ok && strings.HasPrefix(cmd, "::") {
+			count[cmd]++
+		}
+	}
+	if count["::error"] != 10 || count["::warning"] != 10 || count["::notice"] != 1 {
+		t.Errorf("annotations per level %v, want 10 errors, 10 warnings, 1 notice", count)
+	}
+	if !strings.HasPrefix(lines[0], "::error file=specs/api 2026-02-09.yaml,line=500,") {
+		t.Errorf("first annotation %q, want the change with the widest reach", lines[0])
+	}
+	notice := lines[len(lines)-2]
+	if !strings.HasPrefix(notice, "::notice ") || !strings.Contains(notice, "31 root changes more") || !strings.Contains(notice, "job summary") || !strings.Contains(notice, "SARIF") {
+		t.Errorf("notice %q: want how many more and where they are listed", notice)
+	}
+	if last := lines[len(lines)-1]; last != printer.Summary(r, policy.Error) {
+		t.Errorf("last line %q, want the summary", last)
+	}
+}
+
+// TestJSONGroups: findings keep their fields and gain their group's id;
+// the groups list each root change with its operations; the summary counts
+// groups.
+func TestJSONGroups(t *testing.T) {
+	var doc struct {
+		Findings []struct {
+			Operation, Group string
+		}
+		Groups []struct {
+			ID, Rule, Severity, Change, Message string
+			Location                            *diff.Location
+			Exempted                            bool
+			Operations                          []string
+		}
+		Summary struct {
+			Errors int
+			Groups struct{ Errors, Warnings, Infos, Exempted int }
+		}
+	}
+	if err := json.Unmarshal([]byte(render(t, "json", sampleResult())), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != 5 || doc.Summary.Errors != 3 || doc.Summary.Groups != (struct{ Errors, Warnings, Infos, Exempted int }{2, 1, 1, 1}) {
+		t.Fatalf("%d groups, summary %+v; want 5 groups: 2 errors, 1 warning, 1 info, 1 exempted", len(doc.Groups), doc.Summary)
+	}
+	shared := doc.Groups[0]
+	if want := []string{"POST /widgets@2023-01-01", "PATCH /widgets/{id}@2023-01-01"}; !slices.Equal(shared.Operations, want) ||
+		shared.Change != enumRemoved || shared.Location == nil || shared.Location.Line != 40 || len(shared.ID) != 12 {
+		t.Errorf("shared group %+v, want both operations at line 40", shared)
+	}
+	byID := map[string]int{}
+	for _, f := range doc.Findings {
+		if f.Group == "" {
+			t.Errorf("finding of %s has no group", f.Operation)
+		}
+		byID[f.Group]++
+	}
+	if byID[shared.ID] != 2 || len(byID) != 5 {
+		t.Errorf("findings per group %v", byID)
+	}
+	if last := doc.Groups[4]; !last.Exempted || last.Operations[0] != "POST /orgs@2023-01-01" {
+		t.Errorf("exempted group last: %+v", last)
+	}
+}
+
+// TestTextVerdictFirst: the verdict is the first line, one block per root
+// change with its operations folded, the summary the last line.
+func TestTextVerdictFirst(t *testing.T) {
+	r := manyGroups(2)
+	for i := range 6 {
+		r.Findings = append(r.Findings, policy.Finding{Rule: policy.BreakingChangeWithoutNewVersion, Severity: policy.Error,
+			Operation: fmt.Sprintf("GET /wide/%d", i), Version: "2024-01-01", Change: enumRemoved,
+			Message: fmt.Sprintf("removed the enum value `W` of the request property `branch%d/kind`", i), Location: at(500)})
+	}
+	out := render(t, "text", printer.CheckResult{Report: r, FailOn: policy.Error})
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if want := "check FAILED: 3 errors in 8 operation-versions, 2 warnings in 2 operation-versions, 0 info"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[2], "error    breaking-change-without-new-version (request-property-enum-value-removed) at specs/api 2026-02-09.yaml:500") ||
+		lines[3] != "  removed the enum value `W` of the request property `kind`" ||
+		lines[4] != "  in 6 operation-versions: GET /wide/0@2024-01-01, GET /wide/1@2024-01-01, GET /wide/2@2024-01-01 and 3 more" {
+		t.Errorf("first block:\n%s", strings.Join(lines[2:5], "\n"))
+	}
+	if last := lines[len(lines)-1]; last != printer.Summary(r, policy.Error) {
+		t.Errorf("last line %q", last)
+	}
+}

@@ -1,0 +1,48 @@
+package diff
+
+import "testing"
+
+func TestRootMessage(t *testing.T) {
+	for _, c := range []struct{ in, root, shape string }{
+		{
+			"the `results/items/oneOf[subschema #2: AZURE]/azureDirectoryId` response property's maxLength was unset from `32` for the response status `200`",
+			"the `azureDirectoryId` response property's maxLength was unset from `32`",
+			"the `…` response property's maxLength was unset from `32`",
+		},
+		{
+			"the `teamIds/items/` response property's minLength was unset from `24` for the response status `201`",
+			"the `teamIds` response property's minLength was unset from `24`",
+			"the `…` response property's minLength was unset from `24`",
+		},
+		{
+			// oasdiff's list of the other properties of a shared schema goes.
+			"added the pattern `^([a-f0-9]{24})$` to the request property `oneOf[subschema #1: A]/notifierId` (shared schema: `Root`, also at `oneOf[subschema #2: B]/notifierId` and 11 more)",
+			"added the pattern `^([a-f0-9]{24})$` to the request property `notifierId`",
+			"added the pattern `^([a-f0-9]{24})$` to the request property `…`",
+		},
+		{
+			// A bare property name is a property too; enum values and
+			// patterns with slashes are not.
+			"removed the enum value `a/b` of the request property `role`",
+			"removed the enum value `a/b` of the request property `role`",
+			"removed the enum value `a/b` of the request property `…`",
+		},
+		{
+			"the `path` response's property pattern `^\\d+/\\d+$` was removed for the status `200`",
+			"the `path` response's property pattern `^\\d+/\\d+$` was removed",
+			"the `…` response's property pattern `^\\d+/\\d+$` was removed",
+		},
+		{
+			"removed the media type `application/vnd.atlas.2023-01-01+json` for the response with the status `200`",
+			"removed the media type `application/vnd.atlas+json` for the response with the status `200`",
+			"removed the media type `application/vnd.atlas+json` for the response with the status `200`",
+		},
+	} {
+		if got := RootMessage(c.in); got != c.root {
+			t.Errorf("RootMessage(%q)\n got %q\nwant %q", c.in, got, c.root)
+		}
+		if got := MessageShape(c.in); got != c.shape {
+			t.Errorf("MessageShape(%q)\n got %q\nwant %q", c.in, got, c.shape)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package policy
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/apiver/apiver/diff"
+)
+
+func TestGroups(t *testing.T) {
+	at := func(line int) *diff.Location { return &diff.Location{File: "api.yaml", Line: line} }
+	f := func(op, change, message string, loc *diff.Location) Finding {
+		return Finding{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Operation: op, Version: "2023-01-01", Change: change, Message: message, Location: loc}
+	}
+	const enum = "request-property-enum-value-removed"
+	r := &Report{Findings: []Finding{
+		// One edit of a shared component, seen through properties of other
+		// names and through two oneOf branches of one operation.
+		f("POST /a", enum, "removed the enum value `X` of the request property `role`", at(10)),
+		f("POST /b", enum, "removed the enum value `X` of the request property `roles/items/roleName`", at(10)),
+		f("POST /c", enum, "removed the enum value `X` of the request property `oneOf[subschema #1: A]/role`", at(10)),
+		f("POST /c", enum, "removed the enum value `X` of the request property `oneOf[subschema #2: B]/role`", at(10)),
+		// Two properties on one line of one operation: two edits.
+		f("POST /d", "request-property-became-required", "the request property `a` became required", at(20)),
+		f("POST /d", "request-property-became-required", "the request property `b` became required", at(20)),
+		// Without a place, property names tell edits apart.
+		f("POST /e", "request-property-removed", "removed the request property `x/a`", nil),
+		f("POST /f", "request-property-removed", "removed the request property `y/b`", nil),
+		// A warning with the widest reach still comes after the errors.
+		{Rule: BreakingChangeWithoutNewVersion, Severity: Warning, Operation: "GET /w1", Change: "w", Message: "m", Location: at(30)},
+		{Rule: BreakingChangeWithoutNewVersion, Severity: Warning, Operation: "GET /w2", Change: "w", Message: "m", Location: at(30)},
+		{Rule: BreakingChangeWithoutNewVersion, Severity: Warning, Operation: "GET /w3", Change: "w", Message: "m", Location: at(30)},
+		{Rule: BreakingChangeWithoutNewVersion, Severity: Warning, Operation: "GET /w4", Change: "w", Message: "m", Location: at(30)},
+		// A change of the whole document reaches no operation.
+		{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Change: "api-security-removed", Message: "removed the security scheme `k`", Location: at(2)},
+	}}
+	groups := r.Groups(nil)
+	type want struct {
+		change     string
+		operations []string
+	}
+	got := make([]want, len(groups))
+	for i, g := range groups {
+		got[i] = want{g.Change, g.Operations}
+	}
+	wants := []want{
+		{enum, []string{"POST /a@2023-01-01", "POST /b@2023-01-01", "POST /c@2023-01-01"}},
+		{"request-property-became-required", []string{"POST /d@2023-01-01"}},
+		{"request-property-became-required", []string{"POST /d@2023-01-01"}},
+		{"request-property-removed", []string{"POST /e@2023-01-01"}},
+		{"request-property-removed", []string{"POST /f@2023-01-01"}},
+		{"api-security-removed", []string{}},
+		{"w", []string{"GET /w1", "GET /w2", "GET /w3", "GET /w4"}},
+	}
+	if !slices.EqualFunc(got, wants, func(a, b want) bool { return a.change == b.change && slices.Equal(a.operations, b.operations) }) {
+		t.Fatalf("groups:\n%v\nwant:\n%v", got, wants)
+	}
+	if m := groups[0].Message; m != "removed the enum value `X` of the request property `role`" {
+		t.Errorf("shared group's message %q, want its root message", m)
+	}
+	if !slices.Equal(groups[0].Members, []int{0, 1, 2, 3}) {
+		t.Errorf("members %v", groups[0].Members)
+	}
+	ids := map[string]bool{}
+	for _, g := range groups {
+		ids[g.ID] = true
+	}
+	if len(ids) != len(groups) {
+		t.Errorf("group ids not unique: %v", ids)
+	}
+	// Ids do not depend on lines.
+	for i := range r.Findings {
+		if l := r.Findings[i].Location; l != nil {
+			l.Line += 7
+		}
+	}
+	if moved := r.Groups(nil); moved[0].ID != groups[0].ID {
+		t.Errorf("moving lines changed the id")
+	}
+	if c := CountGroups(groups); c != (GroupCounts{Errors: 6, Warnings: 1}) {
+		t.Errorf("counts %+v", c)
+	}
+}
+
+// TestGroupAnchor: a group located in the base is anchored by the anchor
+// function; one in the revision is not.
+func TestGroupAnchor(t *testing.T) {
+	r := &Report{Findings: []Finding{
+		{Rule: OperationRemoved, Severity: Error, Operation: "GET /gone", Message: "removed", Location: &diff.Location{File: "api.yaml", Line: 40, Ref: "main"}},
+		{Rule: SunsetOverdueRule, Severity: Warning, Operation: "GET /old", Version: "2020-01-01", Message: "overdue", Location: &diff.Location{File: "api.yaml", Line: 9}},
+	}}
+	anchor := func(loc diff.Location, operation string) *diff.Location {
+		if loc.Ref == "" {
+			return nil
+		}
+		return &diff.Location{File: loc.File, Line: 3}
+	}
+	groups := r.Groups(anchor)
+	if a := groups[0].Annotated(); a == nil || a.Line != 3 || a.Ref != "" {
+		t.Errorf("removal annotated at %+v, want api.yaml:3", a)
+	}
+	if a := groups[1].Annotated(); a == nil || a.Line != 9 {
+		t.Errorf("revision finding annotated at %+v, want its own line", a)
+	}
+}
