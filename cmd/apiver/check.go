@@ -44,7 +44,7 @@ policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input er
 	fs.StringVar(&opts.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
 	formatFlag(fs, &opts.format, printer.CheckFormats)
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`)")
-	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error or warning")
+	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error, warning or info (oasdiff's ERR, WARN, INFO too)")
 	fs.StringArrayVar(&opts.outputs, "output", nil, "also write the report to a file, as `FORMAT=FILE` (e.g. sarif=apiver.sarif; repeatable)")
 	return cmd
 }
@@ -57,9 +57,9 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	failOn := policy.Severity(opts.failOn)
-	if failOn != policy.Error && failOn != policy.Warning {
-		return fmt.Errorf("--fail-on %q: want error or warning", opts.failOn)
+	failOn, err := parseFailOn(opts.failOn)
+	if err != nil {
+		return err
 	}
 	date, err := parseDate("--date", opts.date)
 	if err != nil {
@@ -100,6 +100,20 @@ func checkRun(opts *checkOptions) error {
 		return errPolicyFailed
 	}
 	return nil
+}
+
+// parseFailOn reads --fail-on: apiver's severity names or oasdiff's level
+// names, in any case.
+func parseFailOn(value string) (policy.Severity, error) {
+	switch strings.ToLower(value) {
+	case "error", "err":
+		return policy.Error, nil
+	case "warning", "warn":
+		return policy.Warning, nil
+	case "info":
+		return policy.Info, nil
+	}
+	return "", fmt.Errorf("--fail-on %q: want error, warning or info (or ERR, WARN, INFO)", value)
 }
 
 // output is one --output FORMAT=FILE: the report in another format, saved

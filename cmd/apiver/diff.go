@@ -11,7 +11,10 @@ type diffOptions struct {
 	pairFlags
 	basePath, revisionPath string
 	format                 string
-	out                    io.Writer
+	// failOnDiff makes any listed change fail the command (exit 1), as
+	// oasdiff's --fail-on-diff does.
+	failOnDiff bool
+	out        io.Writer
 }
 
 func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
@@ -30,6 +33,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 	}
 	opts.register(cmd.Flags())
 	formatFlag(cmd.Flags(), &opts.format, printer.Formats)
+	cmd.Flags().BoolVar(&opts.failOnDiff, "fail-on-diff", false, "exit 1 when any change is listed")
 	return cmd
 }
 
@@ -41,5 +45,12 @@ func diffRun(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Diff(opts.out, opts.format, cmp.result.Changes())
+	changes := cmp.result.Changes()
+	if err := printer.Diff(opts.out, opts.format, changes); err != nil {
+		return err
+	}
+	if opts.failOnDiff && len(changes) > 0 {
+		return errPolicyFailed
+	}
+	return nil
 }
