@@ -55,6 +55,8 @@ func ListSnapshots(dir string) ([]string, error) {
 type BuildOptions struct {
 	Config          policy.Config
 	AllowRemoteRefs bool
+	// Paths restricts every snapshot to some of its paths.
+	Paths specs.PathFilter
 	// Progress, when set, is told after each snapshot is loaded.
 	Progress func()
 }
@@ -105,7 +107,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 		for i, path := range paths {
 			slots <- struct{}{}
 			go func() {
-				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize()})
+				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), Paths: opts.Paths})
 				if opts.Progress != nil {
 					opts.Progress()
 				}

@@ -41,10 +41,12 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 	for _, r := range revOps {
 		b := baseByKey[r.Key()]
 		if !r.Versioned() {
+			// An operation marked unstable in the base is not gated; one
+			// made unstable in place is, and its lowered level is a change.
 			if b != nil && b.Unversioned != nil {
-				add(Pair{Operation: r.Name(), Kind: Unversioned}, baseSide(b, b.Unversioned), revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Unversioned, PreRelease: b.Unstable()}, baseSide(b, b.Unversioned), revSide(r, r.Unversioned))
 			} else {
-				add(Pair{Operation: r.Name(), Kind: Added}, nil, revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Added, PreRelease: r.Unstable()}, nil, revSide(r, r.Unversioned))
 			}
 			continue
 		}
@@ -52,6 +54,11 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			if b != nil {
 				if old := b.Version(v.Name); old != nil {
 					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+					continue
+				}
+				// A pre-release made stable in place: a promotion, not gated.
+				if old := preRelease(b, v.Name); old != nil {
+					add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
 					continue
 				}
 			}
@@ -72,6 +79,12 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			}
 		}
 		for _, v := range r.PreRelease {
+			// A stable version marked unstable in place is still gated: its
+			// lowered level is a breaking change (api-stability-decreased).
+			if b != nil && b.Version(v.Name) != nil {
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, b.Version(v.Name).View), revSide(r, v.View))
+				continue
+			}
 			if old := preRelease(b, v.Name); old != nil {
 				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
 			} else {
@@ -84,17 +97,17 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 		r := revByKey[b.Key()]
 		if !b.Versioned() {
 			if r == nil {
-				add(Pair{Operation: b.Name(), Kind: Removed}, baseSide(b, b.Unversioned), nil)
+				add(Pair{Operation: b.Name(), Kind: Removed, PreRelease: b.Unstable()}, baseSide(b, b.Unversioned), nil)
 			}
 			continue
 		}
 		for _, v := range b.Versions {
-			if r == nil || r.Version(v.Name) == nil {
+			if r == nil || (r.Version(v.Name) == nil && preRelease(r, v.Name) == nil) {
 				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.View), nil)
 			}
 		}
 		for _, v := range b.PreRelease {
-			if preRelease(r, v.Name) == nil {
+			if preRelease(r, v.Name) == nil && (r == nil || r.Version(v.Name) == nil) {
 				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.View), nil)
 			}
 		}

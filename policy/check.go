@@ -183,7 +183,7 @@ func (c *checker) invalidVersions() {
 
 func (c *checker) removedOperations() {
 	for _, p := range c.in.Result.Pairs {
-		if p.Kind != diff.Removed || p.Version != "" {
+		if p.Kind != diff.Removed || p.Version != "" || p.PreRelease {
 			continue
 		}
 		c.add(Finding{

@@ -73,6 +73,7 @@ func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
 		}
 		return nil, err
 	}
+	opts.Paths.apply(doc)
 	return &Snapshot{Path: file, Ref: ref, Date: date, Doc: doc, data: data}, nil
 }
 

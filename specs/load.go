@@ -46,6 +46,8 @@ type LoadOptions struct {
 	// MaxSize is the largest file read, the snapshot and each $ref'd file
 	// alike, in bytes; 0 means sizelimit.Default.
 	MaxSize int64
+	// Paths restricts the snapshot to some of its paths.
+	Paths PathFilter
 }
 
 // Error is an input problem in a snapshot, reported as "file:line: message".
@@ -98,6 +100,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Paths.apply(doc)
 	return &Snapshot{Path: path, Date: date, Doc: doc, data: data}, nil
 }
 

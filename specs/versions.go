@@ -22,13 +22,18 @@ type Operation struct {
 	Op *openapi3.Operation
 	// Versions are the dated versions, oldest first.
 	Versions []Version
-	// PreRelease versions (preview, .upcoming) are listed but never gated.
+	// PreRelease versions (preview, .upcoming, or marked x-stability-level
+	// draft, alpha or beta) are listed but never gated.
 	PreRelease []Version
 	// Invalid holds vendor media types whose version is not a real date.
 	Invalid []*InvalidVersionError
 	// Unversioned is the operation's view when it carries no version.
 	Unversioned *openapi3.Operation
 }
+
+// Unstable reports whether the operation itself is marked draft, alpha or
+// beta (x-stability-level): an unversioned one is never gated.
+func (o *Operation) Unstable() bool { return Unstable(stabilityOf(o.Op.Extensions)) }
 
 // Name is "METHOD /path", the way findings name an operation.
 func (o *Operation) Name() string { return o.Method + " " + o.Path }
@@ -176,11 +181,13 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	}
 	for _, name := range slices.Sorted(maps.Keys(versions)) {
 		mt := versions[name]
-		v := Version{Name: name, PreRelease: mt.PreRelease}
+		level := versionStability(op, product, name)
+		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
 		if d, err := civil.ParseDate(strings.TrimSuffix(name, ".upcoming")); err == nil {
 			v.Date = d
 		}
 		v.View = view(item, op, keepVersion(product, name))
+		withStability(v.View, level)
 		if v.PreRelease {
 			o.PreRelease = append(o.PreRelease, v)
 		} else {

@@ -27,6 +27,7 @@ func newChangelogCmd(stderr io.Writer) *cobra.Command {
 func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var output, configPath string
 	var allowRemote bool
+	var pathFilter pathFlags
 	cmd := &cobra.Command{
 		Use:   "build DIR",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
@@ -40,7 +41,11 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote}
+			filter, err := pathFilter.filter()
+			if err != nil {
+				return err
+			}
+			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -63,6 +68,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
 	cmd.Flags().StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
+	pathFilter.register(cmd.Flags())
 	return cmd
 }
 
@@ -141,6 +147,7 @@ func newChangelogRenderCmd() *cobra.Command {
 
 func newChangelogMigrateCmd() *cobra.Command {
 	var from, to, legacyPath, mapping, format, configPath string
+	var pathFilter pathFlags
 	cmd := &cobra.Command{
 		Use:   "migrate SNAPSHOT --to V2 (--from V1 | --legacy LEGACY_SNAPSHOT --map OLD_PREFIX=NEW_PREFIX)",
 		Short: "A migration guide: per operation, the request and response differences between two versions",
@@ -164,15 +171,19 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if err != nil {
 				return err
 			}
+			filter, err := pathFilter.filter()
+			if err != nil {
+				return err
+			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize()})
+				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter})
 				if err != nil {
 					return err
 				}
 				snapshots = []*specs.Snapshot{s}
 			} else {
-				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize()}
+				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter}
 				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
 				if err != nil {
 					return err
@@ -204,5 +215,6 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	fs.StringVar(&mapping, "map", "", "with --legacy: OLD_PREFIX=NEW_PREFIX of the paths")
 	fs.StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.MigrationFormats))
 	fs.StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	pathFilter.register(fs)
 	return cmd
 }

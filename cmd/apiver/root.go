@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 	"time"
 
 	"cloud.google.com/go/civil"
@@ -29,14 +31,46 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
+// pathFlags are --match-path and --exclude-path, which restrict every
+// command to the operations of some paths.
+type pathFlags struct {
+	match, exclude []string
+}
+
+func (f *pathFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.match, "match-path", nil, "only the operations whose path matches this `REGEX` (repeatable: any of them)")
+	fs.StringArrayVar(&f.exclude, "exclude-path", nil, "leave out the operations whose path matches this `REGEX` (repeatable)")
+}
+
+// filter compiles the expressions; a bad one is a usage error.
+func (f *pathFlags) filter() (specs.PathFilter, error) {
+	var pf specs.PathFilter
+	for _, set := range []struct {
+		flag   string
+		values []string
+		into   *[]*regexp.Regexp
+	}{{"--match-path", f.match, &pf.Match}, {"--exclude-path", f.exclude, &pf.Exclude}} {
+		for _, v := range set.values {
+			re, err := regexp.Compile(v)
+			if err != nil {
+				return specs.PathFilter{}, fmt.Errorf("%s %q: not a regular expression: %v", set.flag, v, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+			}
+			*set.into = append(*set.into, re)
+		}
+	}
+	return pf, nil
+}
+
 // pairFlags are the inputs every two-snapshot command takes.
 type pairFlags struct {
+	pathFlags
 	baseDate, revisionDate string
 	allowRemoteRefs        bool
 	configPath             string
 }
 
 func (f *pairFlags) register(fs *pflag.FlagSet) {
+	f.pathFlags.register(fs)
 	fs.StringVar(&f.baseDate, "base-date", "", "release date of the base snapshot (default: the first YYYY-MM-DD in its file name)")
 	fs.StringVar(&f.revisionDate, "revision-date", "", "release date of the revision (default: the first YYYY-MM-DD in its file name)")
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
@@ -80,9 +114,13 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
+	paths, err := f.filter()
+	if err != nil {
+		return policy.Config{}, nil, nil, err
+	}
 	base, revision, err := specs.LoadPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()})
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths})
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}

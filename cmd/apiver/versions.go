@@ -12,12 +12,14 @@ import (
 
 // snapshotFlags are the inputs of the commands that read one snapshot.
 type snapshotFlags struct {
+	pathFlags
 	date            string
 	configPath      string
 	allowRemoteRefs bool
 }
 
 func (f *snapshotFlags) register(fs *pflag.FlagSet) {
+	f.pathFlags.register(fs)
 	fs.StringVar(&f.date, "date", "", "the clock's today (default: the snapshot's date, else the current date)")
 	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
@@ -33,7 +35,11 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize()})
+	paths, err := f.filter()
+	if err != nil {
+		return policy.Clock{}, nil, err
+	}
+	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths})
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
