@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/changelog"
@@ -48,5 +50,40 @@ func TestRealHistoryUnderMemoryLimit(t *testing.T) {
 	}
 	if got, want := len(h.Dates()), len(corpus.Names(t))-1; got != want {
 		t.Errorf("%d releases, want %d", got, want)
+	}
+}
+
+// TestRealPairOneScreen holds the check of the real pair 2024-11-19 →
+// 2024-12-19 to what a reviewer reads in one screen: its 138 error
+// findings are at most 60 root changes, the text is at most 200 lines, and
+// GitHub gets at most ten error annotations.
+func TestRealPairOneScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: loads two large snapshots")
+	}
+	const base, revision = "atlas-api-2024-11-19.yaml", "atlas-api-2024-12-19.yaml"
+	t.Chdir(corpus.Unpack(t, base, revision))
+	var report struct {
+		Summary struct {
+			Errors int
+			Groups struct{ Errors int }
+		}
+	}
+	if err := json.Unmarshal([]byte(runCheck(t, exitPolicy, "check", "--format", "json", base, revision)), &report); err != nil {
+		t.Fatal(err)
+	}
+	if report.Summary.Errors < 100 || report.Summary.Groups.Errors > 60 {
+		t.Errorf("%d error findings in %d groups, want at most 60 groups", report.Summary.Errors, report.Summary.Groups.Errors)
+	}
+	text := runCheck(t, exitPolicy, "check", base, revision)
+	if n := strings.Count(text, "\n"); n > 200 {
+		t.Errorf("text is %d lines, want at most 200", n)
+	}
+	if !strings.HasPrefix(text, "check FAILED: ") {
+		t.Errorf("text does not start with the verdict: %.80q", text)
+	}
+	annotations := runCheck(t, exitPolicy, "check", "--format", "githubactions", base, revision)
+	if n := strings.Count(annotations, "\n::error "); n > 10 || !strings.HasPrefix(annotations, "::error ") {
+		t.Errorf("%d error annotations, want at most 10 (the first on the first line)", n+1)
 	}
 }
