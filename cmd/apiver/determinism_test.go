@@ -27,7 +27,7 @@ func TestDeterminism(t *testing.T) {
 	commands := [][]string{
 		{"check", base, revision},
 		{"check", "--format", "json", base, revision},
-		{"check", "--format", "sarif", "--output", "junit=out/check.xml", "--output", "githubactions=out/check.txt", "--output", "markdown=out/check.md", base, revision},
+		{"check", "--format", "sarif", "--output", "junit=out/check.xml", "--output", "githubactions=out/check.txt", "--output", "markdown=out/check.md", "--output", "code-climate=out/check.codeclimate.json", base, revision},
 		{"check", "--exemptions", filepath.Join(seed, "exemptions.yaml"), "--format", "markdown", base, revision},
 		{"diff", "--format", "json", base, revision},
 		{"diff", "--format", "markdown", base, revision},
