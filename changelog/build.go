@@ -139,7 +139,7 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 	if err != nil {
 		return Release{}, err
 	}
-	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date})
 	if err != nil {
 		return Release{}, err
 	}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -10,6 +11,8 @@ type side struct {
 	path string
 	file string
 	op   *openapi3.Operation
+	// sunset is the version's x-sunset, zero when none.
+	sunset civil.Date
 }
 
 type pairing struct {
@@ -28,11 +31,11 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 	for _, op := range revOps {
 		revByKey[op.Key()] = op
 	}
-	baseSide := func(op *specs.Operation, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: base.Path, op: view}
+	baseSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: base.Path, op: view, sunset: op.Sunset(version)}
 	}
-	revSide := func(op *specs.Operation, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: revision.Path, op: view}
+	revSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: revision.Path, op: view, sunset: op.Sunset(version)}
 	}
 
 	var pairs []pairing
@@ -42,16 +45,16 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 		b := baseByKey[r.Key()]
 		if !r.Versioned() {
 			if b != nil && b.Unversioned != nil {
-				add(Pair{Operation: r.Name(), Kind: Unversioned}, baseSide(b, b.Unversioned), revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Unversioned}, baseSide(b, "", b.Unversioned), revSide(r, "", r.Unversioned))
 			} else {
-				add(Pair{Operation: r.Name(), Kind: Added}, nil, revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Added}, nil, revSide(r, "", r.Unversioned))
 			}
 			continue
 		}
 		for i, v := range r.Versions {
 			if b != nil {
 				if old := b.Version(v.Name); old != nil {
-					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 					continue
 				}
 			}
@@ -61,21 +64,21 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			switch {
 			case i > 0:
 				prev := r.Versions[i-1]
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, revSide(r, prev.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, revSide(r, prev.Name, prev.View), revSide(r, v.Name, v.View))
 			case b != nil && olderVersion(b, v.Name) != nil:
 				prev := olderVersion(b, v.Name)
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, baseSide(b, prev.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, baseSide(b, prev.Name, prev.View), revSide(r, v.Name, v.View))
 			case b != nil && b.Unversioned != nil:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, b.Unversioned), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, "", b.Unversioned), revSide(r, v.Name, v.View))
 			default:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.Name, v.View))
 			}
 		}
 		for _, v := range r.PreRelease {
 			if old := preRelease(b, v.Name); old != nil {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 			} else {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.Name, v.View))
 			}
 		}
 	}
@@ -84,18 +87,18 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 		r := revByKey[b.Key()]
 		if !b.Versioned() {
 			if r == nil {
-				add(Pair{Operation: b.Name(), Kind: Removed}, baseSide(b, b.Unversioned), nil)
+				add(Pair{Operation: b.Name(), Kind: Removed}, baseSide(b, "", b.Unversioned), nil)
 			}
 			continue
 		}
 		for _, v := range b.Versions {
 			if r == nil || r.Version(v.Name) == nil {
-				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.View), nil)
+				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
 			}
 		}
 		for _, v := range b.PreRelease {
 			if preRelease(r, v.Name) == nil {
-				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.View), nil)
+				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
 			}
 		}
 	}

@@ -13,7 +13,6 @@ import (
 type checkOptions struct {
 	pairFlags
 	basePath, revisionPath string
-	date                   string
 	format                 string
 	exemptionsPath         string
 	failOn                 string
@@ -40,7 +39,7 @@ policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input er
 	}
 	fs := cmd.Flags()
 	opts.register(fs)
-	fs.StringVar(&opts.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
+	opts.registerDate(fs)
 	formatFlag(fs, &opts.format, printer.CheckFormats)
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`)")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error or warning")
@@ -60,10 +59,6 @@ func checkRun(opts *checkOptions) error {
 	if failOn != policy.Error && failOn != policy.Warning {
 		return fmt.Errorf("--fail-on %q: want error or warning", opts.failOn)
 	}
-	date, err := parseDate("--date", opts.date)
-	if err != nil {
-		return err
-	}
 	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
 	if err != nil {
 		return err
@@ -75,13 +70,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
 	}
-	if date.IsZero() {
-		date = cmp.revision.Date
-	}
-	if date.IsZero() {
-		date = today()
-	}
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: date, Config: cmp.config})
+	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path}
 	for _, p := range cmp.result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})

@@ -29,6 +29,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 		},
 	}
 	opts.register(cmd.Flags())
+	opts.registerDate(cmd.Flags())
 	formatFlag(cmd.Flags(), &opts.format, printer.Formats)
 	return cmd
 }

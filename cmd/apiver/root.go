@@ -32,8 +32,10 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 // pairFlags are the inputs every two-snapshot command takes.
 type pairFlags struct {
 	baseDate, revisionDate string
-	allowRemoteRefs        bool
-	configPath             string
+	// date is the policy's today, for the commands that judge sunsets.
+	date            string
+	allowRemoteRefs bool
+	configPath      string
 }
 
 func (f *pairFlags) register(fs *pflag.FlagSet) {
@@ -43,27 +45,44 @@ func (f *pairFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 }
 
-// comparison is two loaded snapshots, the config, and their diff.
+// registerDate adds --date, for the commands that judge sunsets.
+func (f *pairFlags) registerDate(fs *pflag.FlagSet) {
+	fs.StringVar(&f.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
+}
+
+// comparison is two loaded snapshots, the config, the policy's date and
+// their diff.
 type comparison struct {
 	base, revision *specs.Snapshot
 	config         policy.Config
+	date           civil.Date
 	result         *diff.Result
 }
 
 func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
+	date, err := parseDate("--date", f.date)
+	if err != nil {
+		return nil, err
+	}
 	cfg, base, revision, err := f.load(basePath, revisionPath)
 	if err != nil {
 		return nil, err
+	}
+	if date.IsZero() {
+		date = revision.Date
+	}
+	if date.IsZero() {
+		date = today()
 	}
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return nil, err
 	}
-	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date})
 	if err != nil {
 		return nil, err
 	}
-	return &comparison{base: base, revision: revision, config: cfg, result: result}, nil
+	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
 // load reads the config and both snapshots.
