@@ -133,3 +133,30 @@ func webhookName(c checker.Change) (string, bool) {
 	}
 	return api.Path, true
 }
+
+// DocumentChecks are oasdiff's checks of what lies outside any operation:
+// their changes have an empty operation and version.
+var DocumentChecks = []string{
+	"api-global-security-added", "api-global-security-removed", "api-global-security-scope-added", "api-global-security-scope-removed",
+	"api-major-version-not-bumped", "api-schema-removed",
+	"api-security-component-added", "api-security-component-api-key-in-changed", "api-security-component-api-key-name-changed",
+	"api-security-component-bearer-format-changed", "api-security-component-http-scheme-changed",
+	"api-security-component-oauth-refresh-url-changed", "api-security-component-oauth-scope-added",
+	"api-security-component-oauth-scope-changed", "api-security-component-oauth-scope-removed",
+	"api-security-component-oauth-token-url-changed", "api-security-component-oauth-url-changed",
+	"api-security-component-openid-connect-url-changed", "api-security-component-removed", "api-security-component-type-changed",
+	"api-version-decreased", "api-version-not-bumped", "webhook-added", "webhook-removed",
+}
+
+// JudgedByDate reports the checks apiver rates itself against the policy's
+// date instead of oasdiff's wall clock.
+func JudgedByDate(id string) bool {
+	return id == EndpointDeprecated || id == RemovedBeforeSunset || id == SunsetChangedTooSmall
+}
+
+// DroppedForClock reports oasdiff's checks apiver never reports because
+// their verdict depends on the wall clock.
+func DroppedForClock(id string) bool {
+	_, mapped := tooSmallSunsets[id]
+	return (clockDependent[id] && !JudgedByDate(id)) || mapped
+}
