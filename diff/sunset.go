@@ -91,14 +91,24 @@ func (j judge) level(id string) checker.Level {
 // a pair, judged against the policy's date.
 func (j judge) lifecycleChanges(p pairing) []Change {
 	var out []Change
-	add := func(id string, s *side, ref string, message string) {
+	// add places the change at the operation's field (deprecated,
+	// x-sunset), else at the operation.
+	add := func(id string, s *side, ref, field, message string) {
 		level := j.level(id)
 		if level == checker.NONE {
 			return
 		}
 		c := Change{Operation: p.Operation, Version: p.Version, ID: id, Level: LevelOf(level), Message: message}
-		if s != nil && s.op.Origin != nil && s.op.Origin.Key != nil {
-			c.Location = &Location{File: s.file, Line: s.op.Origin.Key.Line, Ref: ref}
+		if origin := s.op.Origin; origin != nil {
+			line := 0
+			if l, ok := origin.Fields.Lookup(field); ok {
+				line = l.Line
+			} else if origin.Key != nil {
+				line = origin.Key.Line
+			}
+			if line > 0 {
+				c.Location = &Location{File: s.file, Line: line, Ref: ref}
+			}
 		}
 		out = append(out, c)
 	}
@@ -110,15 +120,15 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			if !revision.sunset.IsZero() {
 				message = j.localize(endpointDeprecatedSunset, revision.sunset)
 			}
-			add(EndpointDeprecated, revision, j.revisionRef, message)
+			add(EndpointDeprecated, revision, j.revisionRef, "deprecated", message)
 		}
 		if base.op.Deprecated && revision.op.Deprecated && !base.sunset.IsZero() && !revision.sunset.IsZero() &&
 			revision.sunset.Before(base.sunset) && revision.sunset.Before(j.date) {
-			add(SunsetChangedTooSmall, revision, j.revisionRef, j.localize(SunsetChangedTooSmall, base.sunset, revision.sunset, base.sunset, 0))
+			add(SunsetChangedTooSmall, revision, j.revisionRef, "x-sunset", j.localize(SunsetChangedTooSmall, base.sunset, revision.sunset, base.sunset, 0))
 		}
 	case base != nil && revision == nil:
 		if base.op.Deprecated && !base.sunset.IsZero() && j.date.Before(base.sunset) {
-			add(RemovedBeforeSunset, base, j.baseRef, j.localize(RemovedBeforeSunset, base.sunset))
+			add(RemovedBeforeSunset, base, j.baseRef, "", j.localize(RemovedBeforeSunset, base.sunset))
 		}
 	}
 	return out

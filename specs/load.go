@@ -123,6 +123,9 @@ func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T
 	}
 	switch {
 	case strings.HasPrefix(doc.OpenAPI, "3."):
+		if err := checkPathTemplates(path, doc); err != nil {
+			return nil, err
+		}
 		return doc, nil
 	case doc.Extensions["swagger"] != nil:
 		return nil, &Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
@@ -261,4 +264,29 @@ func describeLoadError(path string, data []byte, err error) error {
 		}
 	}
 	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
+}
+
+// checkPathTemplates refuses two templated paths that differ only in
+// their parameters' names (/pet/{a} and /pet/{b}): a client cannot tell
+// them apart, and the OpenAPI specification forbids them.
+func checkPathTemplates(path string, doc *openapi3.T) error {
+	if doc.Paths == nil {
+		return nil
+	}
+	byTemplate := map[string]string{}
+	for _, p := range doc.Paths.InMatchingOrder() {
+		template := pathParam.ReplaceAllString(p, "{}")
+		other, seen := byTemplate[template]
+		if !seen {
+			byTemplate[template] = p
+			continue
+		}
+		first, second := min(other, p), max(other, p)
+		e := &Error{File: path, Msg: fmt.Sprintf("paths %q and %q differ only in their parameter names: the OpenAPI specification forbids such paths", first, second)}
+		if item := doc.Paths.Value(second); item != nil && item.Origin != nil && item.Origin.Key != nil {
+			e.Line = item.Origin.Key.Line
+		}
+		return e
+	}
+	return nil
 }
