@@ -310,7 +310,7 @@ func (c *checker) applyExemptions() {
 }
 
 func (e Exemption) matches(f *Finding) bool {
-	if e.Rule != f.Rule || (e.Version != "" && e.Version != f.Version) || (e.Change != "" && e.Change != f.Change) {
+	if e.Rule != f.Rule || (e.Version != "" && e.Version != f.Version) || (e.Change != "" && e.Change != f.Change && !slices.Contains(e.Also, f.Change)) {
 		return false
 	}
 	wantMethod, wantPath, _ := strings.Cut(e.Operation, " ")

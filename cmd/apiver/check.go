@@ -30,7 +30,7 @@ func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
 policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input error.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.basePath, opts.revisionPath, opts.out = args[0], args[1], cmd.OutOrStdout()
+			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -64,10 +64,11 @@ func checkRun(opts *checkOptions) error {
 		return err
 	}
 	if opts.exemptionsPath != "" {
-		more, err := policy.LoadExemptions(opts.exemptionsPath)
+		more, warnings, err := policy.LoadExemptions(opts.exemptionsPath)
 		if err != nil {
 			return err
 		}
+		warn(opts.stderr, warnings)
 		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})

@@ -21,7 +21,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 		Short: "List every change of every level, per operation and version",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.basePath, opts.revisionPath, opts.out = args[0], args[1], cmd.OutOrStdout()
+			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}

@@ -36,6 +36,8 @@ type pairFlags struct {
 	date            string
 	allowRemoteRefs bool
 	configPath      string
+	// stderr takes the config's warnings.
+	stderr io.Writer
 }
 
 func (f *pairFlags) register(fs *pflag.FlagSet) {
@@ -87,7 +89,7 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 
 // load reads the config and both snapshots.
 func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
-	cfg, err := policy.LoadConfig(f.configPath)
+	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
@@ -132,4 +134,19 @@ func checkFormat(formats []string, format string) error {
 		return fmt.Errorf("--format %q: want one of %v", format, formats)
 	}
 	return nil
+}
+
+// loadConfig reads the config and prints its warnings, one line each.
+func loadConfig(path string, stderr io.Writer) (policy.Config, error) {
+	cfg, err := policy.LoadConfig(path)
+	if err == nil {
+		warn(stderr, cfg.Warnings)
+	}
+	return cfg, err
+}
+
+func warn(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "apiver: warning: %s\n", oneLine(w))
+	}
 }
