@@ -93,10 +93,10 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 	var out []Change
 	// add places the change at the operation's field (deprecated,
 	// x-sunset), else at the operation.
-	add := func(id string, s *side, ref, field, message string) {
+	add := func(id string, s *side, ref, field, message string) *Change {
 		level := j.level(id)
 		if level == checker.NONE {
-			return
+			return nil
 		}
 		c := Change{Operation: p.Operation, Version: p.Version, ID: id, Level: LevelOf(level), Message: message}
 		if origin := s.op.Origin; origin != nil {
@@ -111,6 +111,7 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			}
 		}
 		out = append(out, c)
+		return &out[len(out)-1]
 	}
 	base, revision := p.base, p.revision
 	switch {
@@ -120,7 +121,9 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			if !revision.sunset.IsZero() {
 				message = j.localize(endpointDeprecatedSunset, revision.sunset)
 			}
-			add(EndpointDeprecated, revision, j.revisionRef, "deprecated", message)
+			if c := add(EndpointDeprecated, revision, j.revisionRef, "deprecated", message); c != nil && !revision.sunset.IsZero() {
+				c.Sunset = revision.sunset.String()
+			}
 		}
 		if base.op.Deprecated && revision.op.Deprecated && !base.sunset.IsZero() && !revision.sunset.IsZero() &&
 			revision.sunset.Before(base.sunset) && revision.sunset.Before(j.date) {
