@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -266,27 +268,32 @@ func describeLoadError(path string, data []byte, err error) error {
 	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
 }
 
-// checkPathTemplates refuses two templated paths that differ only in
-// their parameters' names (/pet/{a} and /pet/{b}): a client cannot tell
-// them apart, and the OpenAPI specification forbids them.
+// checkPathTemplates refuses one method under two templated paths that
+// differ only in their parameters' names (GET /pet/{a} and GET /pet/{b}):
+// a client cannot tell them apart, and the OpenAPI specification forbids
+// such paths. Different methods under such paths are accepted, as oasdiff
+// accepts them (real APIs publish them).
 func checkPathTemplates(path string, doc *openapi3.T) error {
 	if doc.Paths == nil {
 		return nil
 	}
-	byTemplate := map[string]string{}
-	for _, p := range doc.Paths.InMatchingOrder() {
+	seen := map[string]string{}
+	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
+		item := doc.Paths.Value(p)
 		template := pathParam.ReplaceAllString(p, "{}")
-		other, seen := byTemplate[template]
-		if !seen {
-			byTemplate[template] = p
-			continue
+		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
+			key := method + " " + template
+			other, dup := seen[key]
+			if !dup {
+				seen[key] = p
+				continue
+			}
+			e := &Error{File: path, Msg: fmt.Sprintf("duplicate endpoint: %s %s and %s %s differ only in their path parameter names, which the OpenAPI specification forbids", method, other, method, p)}
+			if op := item.GetOperation(method); op != nil && op.Origin != nil && op.Origin.Key != nil {
+				e.Line = op.Origin.Key.Line
+			}
+			return e
 		}
-		first, second := min(other, p), max(other, p)
-		e := &Error{File: path, Msg: fmt.Sprintf("paths %q and %q differ only in their parameter names: the OpenAPI specification forbids such paths", first, second)}
-		if item := doc.Paths.Value(second); item != nil && item.Origin != nil && item.Origin.Key != nil {
-			e.Line = item.Origin.Key.Line
-		}
-		return e
 	}
 	return nil
 }
