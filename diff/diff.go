@@ -172,7 +172,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	var documentChanges []Change
 	for _, c := range found {
 		c, ok := j.clockFree(c)
-		if !ok {
+		if !ok || (!opts.Literal && unseenAccessModes[c.GetId()]) {
 			continue
 		}
 		change := Change{

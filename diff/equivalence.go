@@ -22,6 +22,7 @@ const (
 	PatternImpliedLength = "pattern-implied-length"
 	EnumOnArrayOrItems   = "enum-on-array-or-items"
 	EnumOrder            = "enum-order"
+	AccessModeUnseen     = "access-mode-unseen"
 )
 
 // Equivalences is the catalogue `apiver rules` prints.
@@ -29,6 +30,21 @@ var Equivalences = []Equivalence{
 	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
+	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
+}
+
+// unseenAccessModes are oasdiff's ids of a readOnly toggled in a response or
+// a writeOnly toggled in a request: nothing a client sends or receives in
+// that direction changes.
+var unseenAccessModes = map[string]bool{
+	"response-optional-property-became-read-only":     true,
+	"response-optional-property-became-not-read-only": true,
+	"response-required-property-became-read-only":     true,
+	"response-required-property-became-not-read-only": true,
+	"request-optional-property-became-write-only":     true,
+	"request-optional-property-became-not-write-only": true,
+	"request-required-property-became-write-only":     true,
+	"request-required-property-became-not-write-only": true,
 }
 
 // normalize rewrites every schema diff of a report so that it states only
