@@ -141,7 +141,7 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 	if err != nil {
 		return Release{}, err
 	}
-	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date})
 	if err != nil {
 		return Release{}, err
 	}
@@ -158,6 +158,10 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
 		if !lifecycle {
 			for _, c := range p.Changes {
+				if c.ID == diff.EndpointDeprecated {
+					entries = append(entries, deprecation(p, c, revision.Date.AddMonths(cfg.DeprecationMonths)))
+					continue
+				}
 				entries = append(entries, Entry{
 					Operation: p.Operation, Version: p.Version, ID: c.ID, Breaking: c.Level == diff.Error, Text: c.Message,
 					Exempted: exempted[[4]string{p.Operation, p.Version, c.ID, c.Message}],
@@ -189,6 +193,21 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 		entries = []Entry{}
 	}
 	return Release{Date: revision.Date.String(), Changes: entries}, nil
+}
+
+// deprecation is the lifecycle entry of an operation newly marked
+// deprecated: its sunset is the declared x-sunset, else the end of the
+// deprecation period.
+func deprecation(p *diff.Pair, c diff.Change, periodEnd civil.Date) Entry {
+	sunset := c.Sunset
+	if sunset == "" {
+		sunset = periodEnd.String()
+	}
+	text := fmt.Sprintf("Version %s deprecated; it may be removed from %s", p.Version, sunset)
+	if p.Version == "" {
+		text = fmt.Sprintf("Deprecated; it may be removed from %s", sunset)
+	}
+	return Entry{Operation: p.Operation, Version: p.Version, ID: VersionDeprecated, Sunset: sunset, Text: text}
 }
 
 // versionDate is a version's own date, the day its predecessor is

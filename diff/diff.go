@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
@@ -21,6 +22,12 @@ type Options struct {
 	// Levels overrides oasdiff's level for a check id; LevelOff drops the
 	// check's changes.
 	Levels map[string]string
+	// Date is the policy's "today" for sunset checks: oasdiff's own read the
+	// wall clock, so apiver judges sunsets itself against this date.
+	Date civil.Date
+	// Literal compares schema keywords as written, without the
+	// equivalences: for tests that show what the equivalences remove.
+	Literal bool
 }
 
 // LevelOff is the Levels value that turns a check off.
@@ -29,6 +36,10 @@ const LevelOff = "off"
 // Result holds every pair of a comparison, in operation and version order.
 type Result struct {
 	Pairs []*Pair
+	// Document holds the changes outside any operation (components,
+	// security, webhooks added or removed), with an empty operation and
+	// version.
+	Document []Change
 	// Base and Revision are the operations of each snapshot with their
 	// versions, for rules that look past the pairs (order, validity).
 	Base, Revision []*specs.Operation
@@ -36,7 +47,7 @@ type Result struct {
 
 // Changes lists every change of every pair.
 func (r *Result) Changes() []Change {
-	var all []Change
+	all := slices.Clone(r.Document)
 	for _, p := range r.Pairs {
 		all = append(all, p.Changes...)
 	}
@@ -55,10 +66,11 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 		Revision: specs.Operations(revision.Doc, opts.Product),
 	}
 	pairs := pairUp(base, revision, res.Base, res.Revision)
-	if err := diffPairs(base, revision, pairs, opts); err != nil {
+	document, err := diffPairs(base, revision, pairs, opts, true)
+	if err != nil {
 		return nil, fmt.Errorf("diff of %s and %s: %w", base.Path, revision.Path, err)
 	}
-	res.Pairs = sortedPairs(pairs)
+	res.Pairs, res.Document = sortedPairs(pairs), document
 	return res, nil
 }
 
@@ -79,7 +91,7 @@ func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result,
 			base: &side{path: op.Path, file: s.Path, op: old.View}, revision: &side{path: op.Path, file: s.Path, op: next.View},
 		})
 	}
-	if err := diffPairs(s, s, pairs, opts); err != nil {
+	if _, err := diffPairs(s, s, pairs, opts, false); err != nil {
 		return nil, fmt.Errorf("diff of %s: %w", s.Path, err)
 	}
 	res.Pairs = sortedPairs(pairs)
@@ -110,7 +122,7 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View},
 		})
 	}
-	if err := diffPairs(legacy, s, pairs, opts); err != nil {
+	if _, err := diffPairs(legacy, s, pairs, opts, false); err != nil {
 		return nil, fmt.Errorf("diff of %s and %s: %w", legacy.Path, s.Path, err)
 	}
 	res.Pairs = sortedPairs(pairs)
@@ -118,16 +130,17 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 }
 
 // diffPairs runs every pair through oasdiff at once and fills in its
-// changes.
-func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts Options) error {
+// changes. With document set it also returns the changes outside the
+// pairs' operations; comparisons within one snapshot or against a legacy
+// document have none worth reporting.
+func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts Options, document bool) ([]Change, error) {
 	levels, err := checkLevels(opts.Levels)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	baseDoc, revDoc := syntheticDoc(baseSource.Doc), syntheticDoc(revisionSource.Doc)
+	baseDoc, revDoc := syntheticDoc(baseSource.Doc, document), syntheticDoc(revisionSource.Doc, document)
 	sources := oasdiff.OperationsSourcesMap{}
 	for i, p := range pairs {
-		key := pairPath(i, p)
 		for _, s := range []struct {
 			doc  *openapi3.T
 			side *side
@@ -135,41 +148,57 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			if s.side == nil {
 				continue
 			}
+			// Each side keeps its own path, so oasdiff maps renamed path
+			// parameters as it does between two documents.
 			item := &openapi3.PathItem{}
 			item.SetOperation(methodOf(p.Operation), s.side.op)
-			s.doc.Paths.Set(key, item)
+			s.doc.Paths.Set(pairPath(i, s.side.path), item)
 			sources[s.side.op] = s.side.file
 		}
 	}
 
 	report, err := oasdiff.Get(oasdiff.NewConfig(oasdiff.WithExcludeElements([]string{oasdiff.ExcludeExamplesOption, oasdiff.ExcludeDescriptionOption})), baseDoc, revDoc)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if !opts.Literal {
+		normalize(report)
 	}
 	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 
-	localize := checker.NewDefaultLocalizer()
+	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
 	names := mediaTypeNames(opts.Product)
+	var documentChanges []Change
 	for _, c := range found {
-		i, ok := pairIndex(c)
-		if !ok || isClockDependent(c.GetId()) {
+		c, ok := j.clockFree(c)
+		if !ok || (!opts.Literal && unseenAccessModes[c.GetId()]) {
 			continue
 		}
-		p := pairs[i]
-		p.Changes = append(p.Changes, Change{
-			Operation: p.Operation,
-			Version:   p.Version,
-			ID:        c.GetId(),
-			Level:     LevelOf(c.GetLevel()),
-			Message:   names.restore(c.GetUncolorizedText(localize), p.Version),
-			Location:  locationOf(c, baseSource.Ref, revisionSource.Ref),
-		})
+		change := Change{
+			ID:       c.GetId(),
+			Level:    LevelOf(c.GetLevel()),
+			Message:  c.GetUncolorizedText(j.localize),
+			Location: locationOf(c, baseSource.Ref, revisionSource.Ref),
+		}
+		i, inPair := pairIndex(c)
+		switch {
+		case inPair:
+			p := pairs[i]
+			change.Operation, change.Version = p.Operation, p.Version
+			change.Message = names.restore(change.Message, p.Version)
+			p.Changes = append(p.Changes, change)
+		case document:
+			if hook, ok := webhookName(c); ok {
+				change.Operation = strings.ToUpper(c.(checker.ApiChange).Operation) + " " + hook
+			}
+			documentChanges = append(documentChanges, change)
+		}
 	}
 	for _, p := range pairs {
-		p.Changes = names.dedupe(p.Changes)
+		p.Changes = names.dedupe(append(p.Changes, j.lifecycleChanges(p)...))
 	}
-	return nil
+	return names.dedupe(documentChanges), nil
 }
 
 func sortedPairs(pairs []pairing) []*Pair {
@@ -183,12 +212,16 @@ func sortedPairs(pairs []pairing) []*Pair {
 	return out
 }
 
-// syntheticDoc is a document to hold pair operations: the original's
-// security schemes (operations' security requirements name them) and no
-// paths yet.
-func syntheticDoc(doc *openapi3.T) *openapi3.T {
+// syntheticDoc is a document to hold pair operations: the original
+// without its paths, so that changes outside the paths (components,
+// security, webhooks) are diffed too when document is set, and otherwise
+// only what operations name (security schemes).
+func syntheticDoc(doc *openapi3.T, document bool) *openapi3.T {
 	synth := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Paths: openapi3.NewPaths(), Security: doc.Security}
-	if doc.Components != nil {
+	if document {
+		synth.Extensions, synth.Components, synth.Servers, synth.Tags = doc.Extensions, doc.Components, doc.Servers, doc.Tags
+		synth.ExternalDocs, synth.Webhooks, synth.JSONSchemaDialect = doc.ExternalDocs, doc.Webhooks, doc.JSONSchemaDialect
+	} else if doc.Components != nil {
 		synth.Components = &openapi3.Components{SecuritySchemes: doc.Components.SecuritySchemes}
 	}
 	return synth
@@ -196,11 +229,7 @@ func syntheticDoc(doc *openapi3.T) *openapi3.T {
 
 // pairPath gives pair i a path of its own; the original path stays in it so
 // oasdiff still matches path parameters.
-func pairPath(i int, p pairing) string {
-	path := pathOf(p.Operation)
-	if p.revision != nil {
-		path = p.revision.path
-	}
+func pairPath(i int, path string) string {
 	return "/" + strconv.Itoa(i) + path
 }
 
@@ -216,11 +245,6 @@ func pairIndex(c checker.Change) (int, bool) {
 
 func methodOf(operation string) string { m, _, _ := strings.Cut(operation, " "); return m }
 func pathOf(operation string) string   { _, p, _ := strings.Cut(operation, " "); return p }
-
-// isClockDependent reports checks whose result depends on the wall clock:
-// oasdiff compares x-sunset dates with time.Now(). Sunsets are judged by
-// apiver's own lifecycle rules against the injected check date instead.
-func isClockDependent(id string) bool { return strings.Contains(id, "sunset") }
 
 // LevelOf is apiver's name for an oasdiff level.
 func LevelOf(l checker.Level) Level {

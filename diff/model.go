@@ -65,6 +65,9 @@ type Change struct {
 	Level     Level     `json:"level"`
 	Message   string    `json:"message"`
 	Location  *Location `json:"location,omitempty"`
+	// Sunset is the x-sunset (YYYY-MM-DD) of an endpoint-deprecated change,
+	// "" when none was declared.
+	Sunset string `json:"sunset,omitempty"`
 }
 
 // Pair is one operation-version of the revision (or of the base, when it was

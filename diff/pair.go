@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -10,6 +11,8 @@ type side struct {
 	path string
 	file string
 	op   *openapi3.Operation
+	// sunset is the version's x-sunset, zero when none.
+	sunset civil.Date
 }
 
 type pairing struct {
@@ -28,11 +31,11 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 	for _, op := range revOps {
 		revByKey[op.Key()] = op
 	}
-	baseSide := func(op *specs.Operation, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: base.Path, op: view}
+	baseSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: base.Path, op: view, sunset: op.Sunset(version)}
 	}
-	revSide := func(op *specs.Operation, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: revision.Path, op: view}
+	revSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+		return &side{path: op.Path, file: revision.Path, op: view, sunset: op.Sunset(version)}
 	}
 
 	var pairs []pairing
@@ -44,21 +47,21 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			// An operation marked unstable in the base is not gated; one
 			// made unstable in place is, and its lowered level is a change.
 			if b != nil && b.Unversioned != nil {
-				add(Pair{Operation: r.Name(), Kind: Unversioned, PreRelease: b.Unstable()}, baseSide(b, b.Unversioned), revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Unversioned, PreRelease: b.Unstable()}, baseSide(b, "", b.Unversioned), revSide(r, "", r.Unversioned))
 			} else {
-				add(Pair{Operation: r.Name(), Kind: Added, PreRelease: r.Unstable()}, nil, revSide(r, r.Unversioned))
+				add(Pair{Operation: r.Name(), Kind: Added, PreRelease: r.Unstable()}, nil, revSide(r, "", r.Unversioned))
 			}
 			continue
 		}
 		for i, v := range r.Versions {
 			if b != nil {
 				if old := b.Version(v.Name); old != nil {
-					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+					add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 					continue
 				}
 				// A pre-release made stable in place: a promotion, not gated.
 				if old := preRelease(b, v.Name); old != nil {
-					add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+					add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 					continue
 				}
 			}
@@ -68,27 +71,27 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			switch {
 			case i > 0:
 				prev := r.Versions[i-1]
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, revSide(r, prev.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, revSide(r, prev.Name, prev.View), revSide(r, v.Name, v.View))
 			case b != nil && olderVersion(b, v.Name) != nil:
 				prev := olderVersion(b, v.Name)
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, baseSide(b, prev.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump, Predecessor: prev.Name}, baseSide(b, prev.Name, prev.View), revSide(r, v.Name, v.View))
 			case b != nil && b.Unversioned != nil:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, b.Unversioned), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, "", b.Unversioned), revSide(r, v.Name, v.View))
 			default:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.Name, v.View))
 			}
 		}
 		for _, v := range r.PreRelease {
 			// A stable version marked unstable in place is still gated: its
 			// lowered level is a breaking change (api-stability-decreased).
 			if b != nil && b.Version(v.Name) != nil {
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, b.Version(v.Name).View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Same}, baseSide(b, v.Name, b.Version(v.Name).View), revSide(r, v.Name, v.View))
 				continue
 			}
 			if old := preRelease(b, v.Name); old != nil {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, old.View), revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 			} else {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.View))
+				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.Name, v.View))
 			}
 		}
 	}
@@ -97,18 +100,18 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 		r := revByKey[b.Key()]
 		if !b.Versioned() {
 			if r == nil {
-				add(Pair{Operation: b.Name(), Kind: Removed, PreRelease: b.Unstable()}, baseSide(b, b.Unversioned), nil)
+				add(Pair{Operation: b.Name(), Kind: Removed, PreRelease: b.Unstable()}, baseSide(b, "", b.Unversioned), nil)
 			}
 			continue
 		}
 		for _, v := range b.Versions {
 			if r == nil || (r.Version(v.Name) == nil && preRelease(r, v.Name) == nil) {
-				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.View), nil)
+				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
 			}
 		}
 		for _, v := range b.PreRelease {
 			if preRelease(r, v.Name) == nil && (r == nil || r.Version(v.Name) == nil) {
-				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.View), nil)
+				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
 			}
 		}
 	}

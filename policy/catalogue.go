@@ -13,12 +13,25 @@ type CatalogueEntry struct {
 	ID       string `json:"id"`
 	Purpose  string `json:"purpose"`
 	Severity string `json:"severity"`
+	// For oasdiff checks: oasdiff's own level, and where the check looks:
+	// "operation", "document" (changes with an empty operation and
+	// version), "date" (judged by apiver against --date) or "off-clock"
+	// (never reported: oasdiff would read the wall clock).
+	OasdiffLevel string `json:"oasdiffLevel,omitempty"`
+	Scope        string `json:"scope,omitempty"`
+}
+
+// EquivalenceEntry is one of the schema rewrites that are no change.
+type EquivalenceEntry struct {
+	ID      string `json:"id"`
+	Purpose string `json:"purpose"`
 }
 
 // Catalogue is everything `apiver rules` prints, from the code itself.
 type Catalogue struct {
-	Rules  []CatalogueEntry `json:"rules"`
-	Checks []CatalogueEntry `json:"checks"`
+	Rules        []CatalogueEntry   `json:"rules"`
+	Checks       []CatalogueEntry   `json:"checks"`
+	Equivalences []EquivalenceEntry `json:"equivalences"`
 }
 
 // BuildCatalogue lists apiver's rules and oasdiff's checks with the severities
@@ -44,8 +57,26 @@ func BuildCatalogue(cfg Config) Catalogue {
 		if s, ok := overrides[r.Id]; ok {
 			severity = s
 		}
-		cat.Checks = append(cat.Checks, CatalogueEntry{ID: r.Id, Purpose: localize(r.Id + "-description"), Severity: severity})
+		cat.Checks = append(cat.Checks, CatalogueEntry{
+			ID: r.Id, Purpose: localize(r.Id + "-description"), Severity: severity,
+			OasdiffLevel: string(diff.LevelOf(r.Level)), Scope: checkScope(r.Id),
+		})
 	}
 	slices.SortFunc(cat.Checks, func(a, b CatalogueEntry) int { return cmp.Compare(a.ID, b.ID) })
+	for _, e := range diff.Equivalences {
+		cat.Equivalences = append(cat.Equivalences, EquivalenceEntry{ID: e.ID, Purpose: e.Purpose})
+	}
 	return cat
+}
+
+func checkScope(id string) string {
+	switch {
+	case slices.Contains(diff.DocumentChecks, id):
+		return "document"
+	case diff.JudgedByDate(id):
+		return "date"
+	case diff.DroppedForClock(id):
+		return "off-clock"
+	}
+	return "operation"
 }

@@ -115,21 +115,30 @@ func (c *checker) add(f Finding, capAt Severity) {
 	c.findings = append(c.findings, f)
 }
 
+// changesInExistingVersions judges the changes inside existing versions and
+// unversioned operations, and those outside any operation (a document has
+// no versions: a breaking change there needs a new version of everything).
 func (c *checker) changesInExistingVersions() {
+	judge := func(ch diff.Change) {
+		if ch.Level == diff.Info {
+			return
+		}
+		c.add(Finding{
+			Rule: BreakingChangeWithoutNewVersion, Operation: ch.Operation, Version: ch.Version, Change: ch.ID,
+			Message:  ch.Message,
+			Location: ch.Location,
+		}, ch.Level)
+	}
 	for _, p := range c.in.Result.Pairs {
 		if p.PreRelease || (p.Kind != diff.Same && p.Kind != diff.Unversioned) {
 			continue
 		}
 		for _, ch := range p.Changes {
-			if ch.Level == diff.Info {
-				continue
-			}
-			c.add(Finding{
-				Rule: BreakingChangeWithoutNewVersion, Operation: p.Operation, Version: p.Version, Change: ch.ID,
-				Message:  ch.Message,
-				Location: ch.Location,
-			}, ch.Level)
+			judge(ch)
 		}
+	}
+	for _, ch := range c.in.Result.Document {
+		judge(ch)
 	}
 }
 
@@ -310,7 +319,7 @@ func (c *checker) applyExemptions() {
 }
 
 func (e Exemption) matches(f *Finding) bool {
-	if e.Rule != f.Rule || (e.Version != "" && e.Version != f.Version) || (e.Change != "" && e.Change != f.Change) {
+	if e.Rule != f.Rule || (e.Version != "" && e.Version != f.Version) || (e.Change != "" && e.Change != f.Change && !slices.Contains(e.Also, f.Change)) {
 		return false
 	}
 	wantMethod, wantPath, _ := strings.Cut(e.Operation, " ")

@@ -47,6 +47,9 @@ type Config struct {
 	// MaxSpecSizeMiB is the largest snapshot or $ref'd file read; a bigger
 	// one is refused before it is read.
 	MaxSpecSizeMiB int `yaml:"maxSpecSizeMiB"`
+	// Warnings are one line each about the file (an old oasdiff id it
+	// names), for the command to print.
+	Warnings []string `yaml:"-"`
 }
 
 // Exemption lets matching findings pass until it expires.
@@ -60,6 +63,8 @@ type Exemption struct {
 	Change    string     `yaml:"change"`
 	Reason    string     `yaml:"reason"`
 	Expires   civil.Date `yaml:"expires"`
+	// Also are the ids an old oasdiff id in Change now goes by.
+	Also []string `yaml:"-"`
 }
 
 // DefaultConfig is the policy without a config file.
@@ -102,34 +107,42 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	if err := cfg.validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
 	}
+	for i, w := range cfg.Warnings {
+		cfg.Warnings[i] = name + ": " + w
+	}
 	return cfg, nil
 }
 
 // LoadExemptions reads a separate exemptions file: the same list under
-// `exemptions:`.
-func LoadExemptions(path string) ([]Exemption, error) {
+// `exemptions:`. The warnings name the file.
+func LoadExemptions(path string) ([]Exemption, []string, error) {
 	data, err := readFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return ParseExemptions(path, data)
 }
 
 // ParseExemptions reads the bytes of an exemptions file strictly; name names
-// it in errors.
-func ParseExemptions(name string, data []byte) ([]Exemption, error) {
+// it in errors and warnings.
+func ParseExemptions(name string, data []byte) ([]Exemption, []string, error) {
 	var file struct {
 		Exemptions []Exemption `yaml:"exemptions"`
 	}
 	if err := decodeStrict(data, &file); err != nil {
-		return nil, fmt.Errorf("%s: %s", name, err)
+		return nil, nil, fmt.Errorf("%s: %s", name, err)
 	}
+	var warnings []string
 	for i := range file.Exemptions {
-		if err := file.Exemptions[i].validate(); err != nil {
-			return nil, fmt.Errorf("%s: exemptions[%d]: %s", name, i, err)
+		warning, err := file.Exemptions[i].validate()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: exemptions[%d]: %s", name, i, err)
+		}
+		if warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: exemptions[%d]: %s", name, i, warning))
 		}
 	}
-	return file.Exemptions, nil
+	return file.Exemptions, warnings, nil
 }
 
 // readFile reads a config or exemptions file, up to the default size limit:
@@ -192,10 +205,21 @@ func (c *Config) validate() error {
 		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)
 	}
 	// In key order, so that the same file always names the same problem.
+	named := func(id string) bool { _, ok := c.Severity[id]; return ok }
+	renamed := map[string]string{}
 	for _, id := range slices.Sorted(maps.Keys(c.Severity)) {
 		level := c.Severity[id]
-		if _, ok := LookupRule(id); !ok && !diff.IsCheckID(id) {
-			return fmt.Errorf("severity: %q is neither an apiver rule id nor an oasdiff check id", id)
+		if _, isRule := LookupRule(id); !isRule {
+			also, warning, ok := renamedTo(id, named)
+			if !ok {
+				return fmt.Errorf("severity: %q is neither an apiver rule id nor an oasdiff check id", id)
+			}
+			if warning != "" {
+				c.Warnings = append(c.Warnings, "severity."+id+": "+warning)
+			}
+			for _, n := range also {
+				renamed[n] = level
+			}
 		}
 		switch level {
 		case string(Error), string(Warning), string(Info), diff.LevelOff:
@@ -203,9 +227,16 @@ func (c *Config) validate() error {
 			return fmt.Errorf("severity.%s: %q is not error, warning, info or off", id, level)
 		}
 	}
+	for id, level := range renamed {
+		c.Severity[id] = level
+	}
 	for i := range c.Exemptions {
-		if err := c.Exemptions[i].validate(); err != nil {
+		warning, err := c.Exemptions[i].validate()
+		if err != nil {
 			return fmt.Errorf("exemptions[%d]: %s", i, err)
+		}
+		if warning != "" {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("exemptions[%d]: %s", i, warning))
 		}
 	}
 	return nil
@@ -213,31 +244,40 @@ func (c *Config) validate() error {
 
 var operationPattern = regexp.MustCompile(`^(\*|[A-Za-z]+) (/\S*)$`)
 
-func (e *Exemption) validate() error {
+// validate checks an exemption; the warning names the ids an old oasdiff
+// id in change applies to.
+func (e *Exemption) validate() (warning string, err error) {
 	if e.Rule == "" {
 		e.Rule = BreakingChangeWithoutNewVersion
 	}
 	if _, ok := LookupRule(e.Rule); !ok {
-		return fmt.Errorf("rule: %q is not an apiver rule id", e.Rule)
+		return "", fmt.Errorf("rule: %q is not an apiver rule id", e.Rule)
 	}
 	if !operationPattern.MatchString(e.Operation) {
-		return fmt.Errorf("operation: %q is not \"METHOD /path\"", e.Operation)
+		return "", fmt.Errorf("operation: %q is not \"METHOD /path\"", e.Operation)
 	}
 	if e.Version != "" {
 		if _, err := civil.ParseDate(e.Version); err != nil {
-			return fmt.Errorf("version: %q is not a date", e.Version)
+			return "", fmt.Errorf("version: %q is not a date", e.Version)
 		}
 	}
-	if e.Change != "" && !diff.IsCheckID(e.Change) {
-		return fmt.Errorf("change: %q is not an oasdiff check id", e.Change)
+	if e.Change != "" {
+		also, w, ok := renamedTo(e.Change, func(string) bool { return false })
+		if !ok {
+			return "", fmt.Errorf("change: %q is not an oasdiff check id", e.Change)
+		}
+		e.Also, warning = also, w
+		if warning != "" {
+			warning = "change: " + warning
+		}
 	}
 	if strings.TrimSpace(e.Reason) == "" {
-		return errors.New("reason: required")
+		return "", errors.New("reason: required")
 	}
 	if e.Expires.IsZero() {
-		return errors.New("expires: required")
+		return "", errors.New("expires: required")
 	}
-	return nil
+	return warning, nil
 }
 
 // ResolveProduct is the configured product, or the one the snapshots'

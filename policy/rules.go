@@ -61,10 +61,44 @@ func LookupRule(id string) (Rule, bool) {
 }
 
 // DefaultChangeLevels are apiver's departures from oasdiff's levels.
-// Date-versioned APIs ship new response enum values in place and expect
-// clients to tolerate them (Stripe's policy; the seed's section 9.3), so an
-// added response enum value is a warning, not an error.
-var DefaultChangeLevels = map[string]string{
-	"response-property-enum-value-added":  string(Warning),
-	"response-mediatype-enum-value-added": string(Warning),
+//
+// Date-versioned APIs widen responses in place and expect clients to
+// tolerate it (Stripe's compatibility policy, and the seed's provider): a
+// value added to a response enum, a branch added to a response oneOf or
+// anyOf, and a response length, numeric bound or pattern removed or widened
+// (opaque strings such as ids may change length) are warnings, not errors.
+// A response may then return values the old contract excluded, but within
+// its declared type. Request-side tightenings keep oasdiff's level.
+//
+// info.version is not how these APIs version (resources carry dated
+// versions), so oasdiff's checks that it was bumped are off.
+var DefaultChangeLevels = defaultChangeLevels()
+
+// responseRelaxations are the check id suffixes of a response bound removed
+// or widened, for each place a response schema sits.
+var responseRelaxations = []string{
+	"max-length-increased", "max-length-unset", "min-length-decreased", "min-length-unset",
+	"max-increased", "max-unset", "min-decreased", "min-unset",
+	"exclusive-max-increased", "exclusive-max-unset", "exclusive-min-decreased", "exclusive-min-unset",
+}
+
+func defaultChangeLevels() map[string]string {
+	levels := map[string]string{
+		"response-property-enum-value-added":  string(Warning),
+		"response-mediatype-enum-value-added": string(Warning),
+		"response-property-one-of-added":      string(Warning),
+		"response-body-one-of-added":          string(Warning),
+		"response-property-any-of-added":      string(Warning),
+		"response-body-any-of-added":          string(Warning),
+		"response-property-pattern-removed":   string(Warning),
+		"response-property-pattern-changed":   string(Warning),
+		"api-version-not-bumped":              diff.LevelOff,
+		"api-major-version-not-bumped":        diff.LevelOff,
+	}
+	for _, place := range []string{"response-body-", "response-property-", "response-header-"} {
+		for _, relaxation := range responseRelaxations {
+			levels[place+relaxation] = string(Warning)
+		}
+	}
+	return levels
 }

@@ -44,11 +44,22 @@ func diffMarkdown(w io.Writer, changes []diff.Change) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### apiver diff: %s\n", plural(len(changes), "change"))
 	for _, g := range groupBy(changes, func(c diff.Change) (string, string) { return c.Operation, c.Version }) {
-		fmt.Fprintf(&b, "\n#### `%s` %s\n\n", g.operation, strings.TrimPrefix(heading("", g.version), " "))
+		fmt.Fprintf(&b, "\n#### %s\n\n", markdownHeading(g.operation, g.version))
 		for _, c := range g.items {
 			fmt.Fprintf(&b, "- **%s** `%s`: %s\n", c.Level, c.ID, markdownCell(c.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// markdownHeading is heading with the operation as code.
+func markdownHeading(operation, version string) string {
+	switch {
+	case operation == "":
+		return documentHeading
+	case version == "":
+		return "`" + operation + "` (unversioned)"
+	}
+	return "`" + operation + "` (version " + version + ")"
 }

@@ -113,9 +113,29 @@ func Rules(w io.Writer, format string, cat policy.Catalogue) error {
 	for _, r := range cat.Rules {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
 	}
-	fmt.Fprintln(tw, "\noasdiff checks (levels of the changes apiver judges)\t\t")
+	fmt.Fprintln(tw, "\noasdiff checks (levels of the changes apiver judges; oasdiff's level, then where apiver looks, when they differ)\t\t")
 	for _, r := range cat.Checks {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
+		var notes []string
+		if r.OasdiffLevel != r.Severity {
+			notes = append(notes, "oasdiff: "+r.OasdiffLevel)
+		}
+		switch r.Scope {
+		case "document":
+			notes = append(notes, "document-level: no operation")
+		case "date":
+			notes = append(notes, "judged by apiver against --date")
+		case "off-clock":
+			notes = append(notes, "never reported: oasdiff reads the wall clock")
+		}
+		note := ""
+		if len(notes) > 0 {
+			note = " [" + strings.Join(notes, "; ") + "]"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", r.ID, r.Severity, r.Purpose, note)
+	}
+	fmt.Fprintln(tw, "\nequivalences (schema edits that are no change)\t\t")
+	for _, e := range cat.Equivalences {
+		fmt.Fprintf(tw, "  %s\t\t%s\n", e.ID, e.Purpose)
 	}
 	return tw.Flush()
 }

@@ -215,8 +215,14 @@ func groupBy[T any](items []T, key func(T) (string, string)) []*group[T] {
 	return groups
 }
 
+// documentHeading titles the changes outside any operation.
+const documentHeading = "Document (outside any operation)"
+
 func heading(operation, version string) string {
-	if version == "" {
+	switch {
+	case operation == "":
+		return documentHeading
+	case version == "":
 		return operation + " (unversioned)"
 	}
 	return operation + " (version " + version + ")"

@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,6 +131,9 @@ func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T
 	}
 	switch {
 	case strings.HasPrefix(doc.OpenAPI, "3."):
+		if err := checkPathTemplates(path, doc); err != nil {
+			return nil, err
+		}
 		return doc, nil
 	case doc.Extensions["swagger"] != nil:
 		return nil, &Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
@@ -267,4 +272,34 @@ func describeLoadError(path string, data []byte, err error) error {
 		}
 	}
 	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
+}
+
+// checkPathTemplates refuses one method under two templated paths that
+// differ only in their parameters' names (GET /pet/{a} and GET /pet/{b}):
+// a client cannot tell them apart, and the OpenAPI specification forbids
+// such paths. Different methods under such paths are accepted, as oasdiff
+// accepts them (real APIs publish them).
+func checkPathTemplates(path string, doc *openapi3.T) error {
+	if doc.Paths == nil {
+		return nil
+	}
+	seen := map[string]string{}
+	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
+		item := doc.Paths.Value(p)
+		template := pathParam.ReplaceAllString(p, "{}")
+		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
+			key := method + " " + template
+			other, dup := seen[key]
+			if !dup {
+				seen[key] = p
+				continue
+			}
+			e := &Error{File: path, Msg: fmt.Sprintf("duplicate endpoint: %s %s and %s %s differ only in their path parameter names, which the OpenAPI specification forbids", method, other, method, p)}
+			if op := item.GetOperation(method); op != nil && op.Origin != nil && op.Origin.Key != nil {
+				e.Line = op.Origin.Key.Line
+			}
+			return e
+		}
+	}
+	return nil
 }

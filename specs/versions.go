@@ -328,7 +328,8 @@ func contentLine(content openapi3.Content, version string) int {
 }
 
 // Sunset is the x-sunset date declared for a version: on one of its media
-// type objects, or on the operation when the operation has one version.
+// type objects, or on the operation when the operation has at most one
+// version (an unversioned operation has none).
 // Zero when none is declared or it is not a date.
 func (o *Operation) Sunset(version string) civil.Date {
 	var found civil.Date
@@ -351,7 +352,7 @@ func (o *Operation) Sunset(version string) civil.Date {
 			}
 		}
 	}
-	if found.IsZero() && len(o.Versions)+len(o.PreRelease) == 1 {
+	if found.IsZero() && len(o.Versions)+len(o.PreRelease) <= 1 {
 		found = sunsetOf(o.Op.Extensions)
 	}
 	return found

@@ -33,7 +33,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := policy.LoadConfig(configPath)
+			cfg, err := loadConfig(configPath, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -94,6 +94,7 @@ func newChangelogUpdateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			flags.stderr = cmd.ErrOrStderr()
 			cfg, base, revision, err := flags.load(args[0], args[1])
 			if err != nil {
 				return err
@@ -167,7 +168,7 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if legacyPath != "" && (!ok || oldPrefix == "" || newPrefix == "") {
 				return fmt.Errorf("--map %q: want OLD_PREFIX=NEW_PREFIX, such as /api/example/v1.0=/api/example/v2", mapping)
 			}
-			cfg, err := policy.LoadConfig(configPath)
+			cfg, err := loadConfig(configPath, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

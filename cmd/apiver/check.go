@@ -14,7 +14,6 @@ import (
 type checkOptions struct {
 	pairFlags
 	basePath, revisionPath string
-	date                   string
 	format                 string
 	exemptionsPath         string
 	failOn                 string
@@ -32,7 +31,7 @@ func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
 policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input error.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.basePath, opts.revisionPath, opts.out = args[0], args[1], cmd.OutOrStdout()
+			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -41,7 +40,7 @@ policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input er
 	}
 	fs := cmd.Flags()
 	opts.register(fs)
-	fs.StringVar(&opts.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
+	opts.registerDate(fs)
 	formatFlag(fs, &opts.format, printer.CheckFormats)
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`)")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error, warning or info (oasdiff's ERR, WARN, INFO too)")
@@ -61,28 +60,19 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	date, err := parseDate("--date", opts.date)
-	if err != nil {
-		return err
-	}
 	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
 	if err != nil {
 		return err
 	}
 	if opts.exemptionsPath != "" {
-		more, err := policy.LoadExemptions(opts.exemptionsPath)
+		more, warnings, err := policy.LoadExemptions(opts.exemptionsPath)
 		if err != nil {
 			return err
 		}
+		warn(opts.stderr, warnings)
 		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
 	}
-	if date.IsZero() {
-		date = cmp.revision.Date
-	}
-	if date.IsZero() {
-		date = today()
-	}
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: date, Config: cmp.config})
+	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, Root: specs.RepoRoot(), Version: apiverVersion(),
 		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
 	for _, p := range cmp.result.Pairs {

@@ -24,7 +24,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 		Short: "List every change of every level, per operation and version",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.basePath, opts.revisionPath, opts.out = args[0], args[1], cmd.OutOrStdout()
+			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -32,6 +32,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 		},
 	}
 	opts.register(cmd.Flags())
+	opts.registerDate(cmd.Flags())
 	formatFlag(cmd.Flags(), &opts.format, printer.Formats)
 	cmd.Flags().BoolVar(&opts.failOnDiff, "fail-on-diff", false, "exit 1 when any change is listed")
 	return cmd

@@ -65,8 +65,12 @@ func (f *pathFlags) filter() (specs.PathFilter, error) {
 type pairFlags struct {
 	pathFlags
 	baseDate, revisionDate string
-	allowRemoteRefs        bool
-	configPath             string
+	// date is the policy's today, for the commands that judge sunsets.
+	date            string
+	allowRemoteRefs bool
+	configPath      string
+	// stderr takes the config's warnings.
+	stderr io.Writer
 }
 
 func (f *pairFlags) register(fs *pflag.FlagSet) {
@@ -77,32 +81,49 @@ func (f *pairFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 }
 
-// comparison is two loaded snapshots, the config, and their diff.
+// registerDate adds --date, for the commands that judge sunsets.
+func (f *pairFlags) registerDate(fs *pflag.FlagSet) {
+	fs.StringVar(&f.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
+}
+
+// comparison is two loaded snapshots, the config, the policy's date and
+// their diff.
 type comparison struct {
 	base, revision *specs.Snapshot
 	config         policy.Config
+	date           civil.Date
 	result         *diff.Result
 }
 
 func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
+	date, err := parseDate("--date", f.date)
+	if err != nil {
+		return nil, err
+	}
 	cfg, base, revision, err := f.load(basePath, revisionPath)
 	if err != nil {
 		return nil, err
+	}
+	if date.IsZero() {
+		date = revision.Date
+	}
+	if date.IsZero() {
+		date = today()
 	}
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return nil, err
 	}
-	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels()})
+	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date})
 	if err != nil {
 		return nil, err
 	}
-	return &comparison{base: base, revision: revision, config: cfg, result: result}, nil
+	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
 // load reads the config and both snapshots.
 func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
-	cfg, err := policy.LoadConfig(f.configPath)
+	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
@@ -151,4 +172,19 @@ func checkFormat(formats []string, format string) error {
 		return fmt.Errorf("--format %q: want one of %v", format, formats)
 	}
 	return nil
+}
+
+// loadConfig reads the config and prints its warnings, one line each.
+func loadConfig(path string, stderr io.Writer) (policy.Config, error) {
+	cfg, err := policy.LoadConfig(path)
+	if err == nil {
+		warn(stderr, cfg.Warnings)
+	}
+	return cfg, err
+}
+
+func warn(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "apiver: warning: %s\n", oneLine(w))
+	}
 }

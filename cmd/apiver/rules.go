@@ -10,7 +10,7 @@ import (
 
 type rulesOptions struct {
 	configPath, format string
-	out                io.Writer
+	out, stderr        io.Writer
 }
 
 func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
@@ -20,7 +20,7 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 		Short: "Print the rule catalogue: apiver's rules and every oasdiff check id, with their effective severity",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.out = cmd.OutOrStdout()
+			opts.out, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -36,7 +36,7 @@ func rulesRun(opts *rulesOptions) error {
 	if err := checkFormat(printer.RulesFormats, opts.format); err != nil {
 		return err
 	}
-	cfg, err := policy.LoadConfig(opts.configPath)
+	cfg, err := loadConfig(opts.configPath, opts.stderr)
 	if err != nil {
 		return err
 	}

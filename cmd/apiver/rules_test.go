@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -20,7 +21,9 @@ var update = flag.Bool("update", false, "rewrite golden files and the want secti
 // TestRules runs every case in testdata/rules/<rule>/<case>.txtar: the
 // archive's comment is the command line, its files are the snapshots, and
 // its want section the exit code and the findings, one line each, by rule
-// id, operation, version, change and location (never message text).
+// id, operation, version, change and location (never message text). For a
+// `diff` command line the lines are the changes, by level, change id,
+// operation, version and location.
 func TestRules(t *testing.T) {
 	cases, err := filepath.Glob("../../testdata/rules/*/*.txtar")
 	if err != nil || len(cases) == 0 {
@@ -61,6 +64,9 @@ func runRuleCase(t *testing.T, file string) {
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
 	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
+	if args[0] == "diff" {
+		got = summarizeChanges(t, code, stdout.Bytes(), stderr.String())
+	}
 
 	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(args, " "))
 }
@@ -78,12 +84,6 @@ func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) str
 	if err := json.Unmarshal(stdout, &report); err != nil {
 		t.Fatalf("check output is not JSON: %v\n%s", err, stdout)
 	}
-	dash := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return s
-	}
 	for _, f := range report.Findings {
 		loc := "-"
 		if f.Location != nil {
@@ -96,6 +96,36 @@ func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) str
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// summarizeChanges is the exit code, then one line per change of a diff.
+func summarizeChanges(t *testing.T, code int, stdout []byte, stderr string) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d\n", code)
+	if code == exitInput {
+		fmt.Fprintf(&b, "stderr %s", stderr)
+		return b.String()
+	}
+	var report struct{ Changes []diff.Change }
+	if err := json.Unmarshal(stdout, &report); err != nil {
+		t.Fatalf("diff output is not JSON: %v\n%s", err, stdout)
+	}
+	for _, c := range report.Changes {
+		loc := "-"
+		if c.Location != nil {
+			loc = fmt.Sprintf("%s:%d", c.Location.File, c.Location.Line)
+		}
+		fmt.Fprintf(&b, "%s %s %q %s %s\n", c.Level, c.ID, c.Operation, dash(c.Version), loc)
+	}
+	return b.String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // compareWant compares got with the archive's want section, or with

@@ -33,7 +33,7 @@ The deprecations page counts days left from --date, else the date of
 --snapshot, else the newest release's date.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.changelogPath, opts.out = args[0], cmd.OutOrStdout()
+			opts.changelogPath, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}

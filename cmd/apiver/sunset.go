@@ -30,7 +30,7 @@ event per sunset to subscribe to. With --fail-on-overdue the exit code is 1 when
 version is overdue.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.path, opts.out = args[0], cmd.OutOrStdout()
+			opts.path, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}

@@ -16,6 +16,8 @@ type snapshotFlags struct {
 	date            string
 	configPath      string
 	allowRemoteRefs bool
+	// stderr takes the config's warnings.
+	stderr io.Writer
 }
 
 func (f *snapshotFlags) register(fs *pflag.FlagSet) {
@@ -27,7 +29,7 @@ func (f *snapshotFlags) register(fs *pflag.FlagSet) {
 
 // lifecycles loads a snapshot and computes the clock of every version.
 func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycle, error) {
-	cfg, err := policy.LoadConfig(f.configPath)
+	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
@@ -70,7 +72,7 @@ func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
 		Short: "List every operation's versions with state, deprecation date, sunset date and successor",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.path, opts.out = args[0], cmd.OutOrStdout()
+			opts.path, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}

@@ -1,0 +1,86 @@
+package diff_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+// requestTightening are the ids of a request that accepts fewer values:
+// an enum value removed, something made required, a limit tightened.
+var requestTightening = regexp.MustCompile(`^(request-(body|parameter|property|header)-(enum-value-removed|became-required|became-enum|(max|max-length|max-items|max-properties)-(decreased|set)|(min|min-length|min-items|min-properties)-(increased|set)|pattern-(added|changed))|new-required-request-(property|parameter|header-property)|request-body-became-required|request-parameter-became-required)$`)
+
+var lengthLimit = regexp.MustCompile(`-(max|min)-length-`)
+
+// TestEquivalencesKeepRequestTightenings compares, on every consecutive
+// pair of the real corpus, the request-side tightenings reported with and
+// without the equivalences: every one stays, except length limits that an
+// anchored pattern already implied (those become no change, or are rated
+// against the pattern's bounds and keep a length id).
+func TestEquivalencesKeepRequestTightenings(t *testing.T) {
+	dir := corpus.Unpack(t)
+	names := corpus.Names(t)
+	cfg := policy.DefaultConfig()
+	for i := 1; i < len(names); i++ {
+		base, err := specs.Load(filepath.Join(dir, names[i-1]), specs.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		revision, err := specs.Load(filepath.Join(dir, names[i]), specs.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := diff.Options{Product: "atlas", Levels: cfg.ChangeLevels(), Date: revision.Date}
+		effective, err := diff.Compare(base, revision, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Literal = true
+		literal, err := diff.Compare(base, revision, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, after := tightenings(literal), tightenings(effective)
+		var lostLength int
+		for key := range before {
+			if after[key] {
+				continue
+			}
+			if lengthLimit.MatchString(key.id) {
+				lostLength++
+				t.Logf("%s → %s: implied by its pattern: %s", names[i-1], names[i], key)
+				continue
+			}
+			t.Errorf("%s → %s: %s lost by the equivalences", names[i-1], names[i], key)
+		}
+		for key := range after {
+			if !before[key] && !lengthLimit.MatchString(key.id) {
+				t.Errorf("%s → %s: %s appears only with the equivalences", names[i-1], names[i], key)
+			}
+		}
+		t.Logf("%s → %s: %d request tightenings without the equivalences, %d with them (%d length limits the pattern implied)",
+			names[i-1], names[i], len(before), len(after), lostLength)
+	}
+}
+
+type tightening struct{ operation, version, id, message string }
+
+func (t tightening) String() string {
+	return fmt.Sprintf("%s %s %s: %s", t.operation, t.version, t.id, t.message)
+}
+
+func tightenings(r *diff.Result) map[tightening]bool {
+	out := map[tightening]bool{}
+	for _, c := range r.Changes() {
+		if requestTightening.MatchString(c.ID) && c.Level != diff.Info {
+			out[tightening{c.Operation, c.Version, c.ID, c.Message}] = true
+		}
+	}
+	return out
+}

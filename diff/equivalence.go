@@ -1,0 +1,250 @@
+package diff
+
+import (
+	"math"
+	"reflect"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	oasdiff "github.com/oasdiff/oasdiff/diff"
+)
+
+// Equivalence is a schema rewrite that does not change the set of values a
+// schema accepts or may return: both snapshots are judged by their effective
+// contract, so an edit that only moves between equivalent forms is no
+// change, and an edit beyond it is rated against the effective values.
+type Equivalence struct {
+	ID      string
+	Purpose string
+}
+
+// Equivalence ids.
+const (
+	PatternImpliedLength = "pattern-implied-length"
+	EnumOnArrayOrItems   = "enum-on-array-or-items"
+	EnumOrder            = "enum-order"
+	AccessModeUnseen     = "access-mode-unseen"
+)
+
+// Equivalences is the catalogue `apiver rules` prints.
+var Equivalences = []Equivalence{
+	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
+	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
+	{EnumOrder, "The same enum values in another order are no change."},
+	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
+}
+
+// unseenAccessModes are oasdiff's ids of a readOnly toggled in a response or
+// a writeOnly toggled in a request: nothing a client sends or receives in
+// that direction changes.
+var unseenAccessModes = map[string]bool{
+	"response-optional-property-became-read-only":     true,
+	"response-optional-property-became-not-read-only": true,
+	"response-required-property-became-read-only":     true,
+	"response-required-property-became-not-read-only": true,
+	"request-optional-property-became-write-only":     true,
+	"request-optional-property-became-not-write-only": true,
+	"request-required-property-became-write-only":     true,
+	"request-required-property-became-not-write-only": true,
+}
+
+// normalize rewrites every schema diff of a report so that it states only
+// changes of the effective contract, before oasdiff's checks rate it.
+func normalize(report *oasdiff.Diff) {
+	seen := map[uintptr]bool{}
+	walkSchemaDiffs(reflect.ValueOf(report), seen, func(d *oasdiff.SchemaDiff) {
+		normalizeLengths(d)
+		normalizeArrayEnum(d)
+	})
+}
+
+var schemaDiffType = reflect.TypeFor[*oasdiff.SchemaDiff]()
+
+// walkSchemaDiffs calls visit once for every schema diff reachable from v.
+// oasdiff's report has no visitor of its own, and a schema diff can sit
+// under properties, items, subschemas, parameters, headers and more.
+func walkSchemaDiffs(v reflect.Value, seen map[uintptr]bool, visit func(*oasdiff.SchemaDiff)) {
+	if v.Kind() != reflect.Interface && isDocumentType(v.Type()) {
+		return // the schemas compared are documents, not diffs
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		if v.Type() == schemaDiffType {
+			visit(v.Interface().(*oasdiff.SchemaDiff))
+		}
+		walkSchemaDiffs(v.Elem(), seen, visit)
+	case reflect.Interface:
+		if !v.IsNil() {
+			walkSchemaDiffs(v.Elem(), seen, visit)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() {
+				walkSchemaDiffs(v.Field(i), seen, visit)
+			}
+		}
+	case reflect.Map:
+		if !mayHoldDiffs(v.Type().Elem()) {
+			return
+		}
+		for it := v.MapRange(); it.Next(); {
+			walkSchemaDiffs(it.Value(), seen, visit)
+		}
+	case reflect.Slice:
+		if !mayHoldDiffs(v.Type().Elem()) {
+			return
+		}
+		for i := range v.Len() {
+			walkSchemaDiffs(v.Index(i), seen, visit)
+		}
+	}
+}
+
+var openapi3Package = reflect.TypeFor[openapi3.Schema]().PkgPath()
+
+// isDocumentType reports types of kin-openapi's document model, which the
+// report points into for context.
+func isDocumentType(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	return t.PkgPath() == openapi3Package
+}
+
+// mayHoldDiffs reports element types that may hold diffs: plain values
+// (strings, enum values) never do.
+func mayHoldDiffs(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Struct, reflect.Map, reflect.Slice:
+		return !isDocumentType(t)
+	}
+	return false
+}
+
+// normalizeLengths rates a changed minLength/maxLength by the schema's
+// effective bounds: the keyword narrowed by what an anchored pattern
+// allows. A bound whose keyword did not change is left alone (a changed
+// pattern is reported as a pattern change), and a pattern apiver cannot
+// bound leaves oasdiff's verdict as it is.
+func normalizeLengths(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || (d.MinLengthDiff == nil && d.MaxLengthDiff == nil) ||
+		(d.Base.Pattern == "" && d.Revision.Pattern == "") {
+		return
+	}
+	base, ok := effectiveLength(d.Base)
+	if !ok {
+		return
+	}
+	revision, ok := effectiveLength(d.Revision)
+	if !ok {
+		return
+	}
+	if d.MinLengthDiff != nil {
+		d.MinLengthDiff = valueDiff(base.min, revision.min)
+	}
+	if d.MaxLengthDiff != nil {
+		d.MaxLengthDiff = valueDiff(maxLengthValue(base.max), maxLengthValue(revision.max))
+	}
+}
+
+// effectiveLength is the length range a schema's keywords and pattern
+// allow together; false when its pattern is not understood.
+func effectiveLength(s *openapi3.Schema) (lengthBounds, bool) {
+	b := unbounded
+	if s.Pattern != "" {
+		var ok bool
+		if b, ok = patternBounds(s.Pattern); !ok {
+			return b, false
+		}
+	}
+	b.min = max(b.min, s.MinLength)
+	if s.MaxLength != nil {
+		b.max = min(b.max, *s.MaxLength)
+	}
+	return b, true
+}
+
+// maxLengthValue is a maxLength as oasdiff's diff holds it: nil when absent.
+func maxLengthValue(n uint64) any {
+	if n == math.MaxUint64 {
+		return nil
+	}
+	return n
+}
+
+// valueDiff is oasdiff's diff of two keyword values, nil when equal.
+func valueDiff(from, to any) *oasdiff.ValueDiff {
+	if reflect.DeepEqual(from, to) {
+		return nil
+	}
+	return &oasdiff.ValueDiff{From: from, To: to}
+}
+
+// normalizeArrayEnum judges an array whose enum moved between the array
+// and its items by the enum of its items. Enum order needs nothing here:
+// oasdiff compares enum values as sets.
+func normalizeArrayEnum(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || d.ItemsDiff == nil || d.ItemsDiff.Base == nil || d.ItemsDiff.Revision == nil {
+		return
+	}
+	baseOnArray, revisionOnArray := arrayEnum(d.Base), arrayEnum(d.Revision)
+	if baseOnArray == revisionOnArray || !scalars(d.Base.Enum) || !scalars(d.Revision.Enum) {
+		return // no move between array and items
+	}
+	d.EnumDiff = nil
+	d.ItemsDiff.EnumDiff = enumDiff(itemEnum(d.Base), itemEnum(d.Revision))
+}
+
+// arrayEnum reports an enum written on an array schema, meant for its items.
+func arrayEnum(s *openapi3.Schema) bool {
+	return len(s.Enum) > 0 && s.Items != nil && s.Items.Value != nil && len(s.Items.Value.Enum) == 0
+}
+
+func itemEnum(s *openapi3.Schema) []any {
+	if arrayEnum(s) {
+		return s.Enum
+	}
+	return s.Items.Value.Enum
+}
+
+func scalars(values []any) bool {
+	for _, v := range values {
+		switch v.(type) {
+		case []any, map[string]any:
+			return false
+		}
+	}
+	return true
+}
+
+// enumDiff is oasdiff's diff of two enums as sets, nil when equal.
+func enumDiff(from, to []any) *oasdiff.EnumDiff {
+	d := &oasdiff.EnumDiff{EnumAdded: from == nil && to != nil, EnumDeleted: from != nil && to == nil}
+	for _, v := range from {
+		if !containsValue(to, v) {
+			d.Deleted = append(d.Deleted, v)
+		}
+	}
+	for _, v := range to {
+		if !containsValue(from, v) {
+			d.Added = append(d.Added, v)
+		}
+	}
+	if !d.EnumAdded && !d.EnumDeleted && len(d.Added) == 0 && len(d.Deleted) == 0 {
+		return nil
+	}
+	return d
+}
+
+func containsValue(values []any, v any) bool {
+	for _, w := range values {
+		if reflect.DeepEqual(v, w) {
+			return true
+		}
+	}
+	return false
+}
