@@ -89,9 +89,10 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 		return nil
 	}
 
+	history := changelog.NewLifecycles(releases)
 	views := make([]releaseView, len(releases))
 	for i, r := range releases {
-		views[i] = releaseView{Date: r.Date, Counts: countOf(r.Changes), Lines: changelog.Lines(r)}
+		views[i] = releaseView{Date: r.Date, Counts: countOf(r.Changes), Lines: changelog.Lines(r, history)}
 	}
 	index := make([]releaseView, len(views))
 	for i, v := range views {
@@ -130,7 +131,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	for i, r := range rs {
 		var changes []releaseView
 		for _, rel := range r.Releases {
-			changes = append(changes, releaseView{Date: rel.Date, Lines: changelog.Lines(rel)})
+			changes = append(changes, releaseView{Date: rel.Date, Lines: changelog.Lines(rel, history)})
 		}
 		breaking := false
 		for _, rel := range r.Releases {
