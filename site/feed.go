@@ -13,8 +13,9 @@ import (
 // release page with everything.
 const feedChangesPerEntry = 50
 
-var feedContent = template.Must(template.New("").Parse(`<p>{{.Counts}}</p>
-<ul>{{range .Lines}}<li>{{if .Breaking}}<strong>Breaking:</strong> {{end}}{{.Text}}{{if eq (len .Uses) 1}} (<code>{{index .Uses 0}}</code>){{else}} (in {{len .Uses}} operations){{end}}</li>{{end}}</ul>{{with .More}}
+var feedContent = template.Must(template.New("").Funcs(template.FuncMap{"code": codeSpans}).Parse(`{{with .Summary}}<p>{{.}}</p>
+{{end}}<p>{{.Counts}}</p>
+<ul>{{range .Lines}}<li>{{if .Breaking}}<strong>Breaking:</strong> {{end}}{{code .Text}}{{if eq (len .Uses) 1}}{{with index .Uses 0}} (<code>{{.Operation}}</code>{{with .Version}} {{.}}{{end}}{{with .Detail}}, {{code .}}{{end}}){{end}}{{else}} (in {{len .Uses}} operations){{end}}{{range .Notes}}<br><em>{{.}}</em>{{end}}</li>{{end}}</ul>{{with .More}}
 <p>And {{.}} more changes.</p>{{end}}`))
 
 // atomFeed is an Atom 1.0 feed with one entry per release. Ids are the

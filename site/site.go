@@ -41,9 +41,11 @@ type page struct {
 }
 
 type releaseView struct {
-	Date   string
-	Counts counts
-	Lines  []*changelog.Line
+	Date string
+	// Summary is the release's hand-written summary.
+	Summary string
+	Counts  counts
+	Lines   []*changelog.Line
 	// More is how many lines the index left out.
 	More int
 }
@@ -92,7 +94,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	history := changelog.NewLifecycles(releases)
 	views := make([]releaseView, len(releases))
 	for i, r := range releases {
-		views[i] = releaseView{Date: r.Date, Counts: countOf(r.Changes), Lines: changelog.Lines(r, history)}
+		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Lines: changelog.Lines(r, history)}
 	}
 	index := make([]releaseView, len(views))
 	for i, v := range views {
