@@ -261,3 +261,20 @@ func variantPhrase(names []string) string {
 	}
 	return "in " + strconv.Itoa(len(names)) + " " + strings.Join(kind, " ") + " variants: " + strings.Join(short, ", ")
 }
+
+var (
+	quoted    = regexp.MustCompile("`[^`]*`")
+	mediaType = regexp.MustCompile(`^[a-z]+/[^/]+$`)
+)
+
+// readableCodes rewrites each quoted path of a message as readablePath does
+// and names schema references by their names.
+func readableCodes(message string) string {
+	return quoted.ReplaceAllStringFunc(message, func(c string) string {
+		inner := c[1 : len(c)-1]
+		if strings.Contains(inner, "/") && !strings.HasPrefix(inner, "#/") && !strings.Contains(inner, " ") && !mediaType.MatchString(inner) {
+			inner = readablePath(inner)
+		}
+		return codeOf(inner)
+	})
+}

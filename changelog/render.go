@@ -35,6 +35,31 @@ func uncapitalize(s string) string {
 	return string(unicode.ToLower(r)) + s[size:]
 }
 
+// IsLifecycle reports whether the line is a version's release,
+// deprecation or removal.
+func (l *Line) IsLifecycle() bool {
+	return l.ID == VersionReleased || l.ID == VersionDeprecated || l.ID == VersionRemoved
+}
+
+// Lead is the statement as it opens a line followed by its operations: a
+// lifecycle line names the version they share ("Version 2023-01-01 removed
+// (…)").
+func (l *Line) Lead() string {
+	if l.IsLifecycle() && l.SharedVersion() != "" {
+		return "Version " + l.SharedVersion() + " " + uncapitalize(l.Text)
+	}
+	return l.Text
+}
+
+// Tail is the statement as it follows an operation and its version
+// ("`GET /clusters` 2023-01-01 removed (…)").
+func (l *Line) Tail() string {
+	if l.IsLifecycle() {
+		return uncapitalize(l.Text)
+	}
+	return l.Text
+}
+
 // UseGroup is the uses of a line that share one detail.
 type UseGroup struct {
 	Detail string
@@ -133,16 +158,16 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 	if l.Exempted {
 		text += " (exempted)"
 	}
-	lifecycle := l.ID == VersionReleased || l.ID == VersionDeprecated || l.ID == VersionRemoved
+	lifecycle := l.IsLifecycle()
 	if lifecycle && len(l.Uses) == 1 && l.Uses[0].Version != "" {
 		// "`GET /clusters` 2023-01-01 removed (deprecated …)"
 		u := l.Uses[0]
-		fmt.Fprintf(b, "- %s %s %s\n", code(u.Operation), u.Version, uncapitalize(l.Text))
+		fmt.Fprintf(b, "- %s %s %s\n", code(u.Operation), u.Version, l.Tail())
 		writeNotes(b, l, markdown)
 		return
 	}
-	if lifecycle && l.SharedVersion() != "" {
-		text = "Version " + l.SharedVersion() + " " + uncapitalize(l.Text)
+	if lifecycle {
+		text = l.Lead()
 	}
 	if len(l.Uses) == 1 {
 		u := l.Uses[0]
@@ -190,4 +215,10 @@ func writeNotes(b *strings.Builder, l *Line, markdown bool) {
 			}
 		}
 	}
+}
+
+// Sentence is one oasdiff message as a sentence: capitalized, its schema
+// paths written as clients write them.
+func Sentence(message string) string {
+	return capitalize(readableCodes(message))
 }
