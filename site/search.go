@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-
 )
 
 // searchIndex is every line of the history for the filter, loaded only when
