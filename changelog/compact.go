@@ -295,7 +295,7 @@ func (it *item) render() string {
 			part = pluralizeStart(part)
 		}
 		if i == len(parts)-1 {
-			b.WriteString(part + it.rest)
+			b.WriteString(part + readableCodes(it.rest))
 			break
 		}
 		switch {

@@ -125,7 +125,7 @@ func readablePath(path string) string {
 	var b strings.Builder
 	for i, step := range strings.Split(path, "/") {
 		switch {
-		case step == "items" && i > 0:
+		case step == "items":
 			b.WriteString("[]")
 		case step == "":
 		default:
@@ -141,6 +141,9 @@ func readablePath(path string) string {
 // codeOf quotes a value for a code span. A value a reader could not see
 // (empty, blank, invisible characters) is shown in double quotes.
 func codeOf(value string) string {
+	if strings.HasPrefix(value, "subschema #") {
+		value = variantName(value)
+	}
 	value = strings.TrimPrefix(value, "#/components/schemas/")
 	value = strings.ReplaceAll(value, ", #/components/schemas/", ", ")
 	visible := false
@@ -232,7 +235,11 @@ func variantPhrase(names []string) string {
 	split := make([][]string, len(names))
 	common := -1
 	for i, n := range names {
-		split[i] = camelWords(n)
+		if strings.Contains(n, " ") {
+			split[i] = strings.Fields(n)
+		} else {
+			split[i] = camelWords(n)
+		}
 		if i == 0 {
 			common = len(split[i]) - 1
 			continue
@@ -263,16 +270,33 @@ func variantPhrase(names []string) string {
 }
 
 var (
-	quoted    = regexp.MustCompile("`[^`]*`")
-	mediaType = regexp.MustCompile(`^[a-z]+/[^/]+$`)
+	quoted   = regexp.MustCompile("`[^`]*`")
+	pathStep = regexp.MustCompile(`^(?:[A-Za-z0-9_.$@-]+|(?:oneOf|anyOf|allOf)\[[^\]]*\])?$`)
 )
+
+// isSchemaPath tells a property path (results/items/name) from other
+// quoted values with slashes: media types, patterns, URLs.
+func isSchemaPath(s string) bool {
+	if !strings.Contains(s, "/") || strings.HasPrefix(s, "#/") || strings.HasPrefix(s, "/") {
+		return false
+	}
+	if strings.HasPrefix(s, "application/") || strings.HasPrefix(s, "text/") || strings.HasPrefix(s, "multipart/") {
+		return false
+	}
+	for _, step := range strings.Split(variantSegment.ReplaceAllString(s, "oneOf[x]/"), "/") {
+		if !pathStep.MatchString(step) {
+			return false
+		}
+	}
+	return true
+}
 
 // readableCodes rewrites each quoted path of a message as readablePath does
 // and names schema references by their names.
 func readableCodes(message string) string {
 	return quoted.ReplaceAllStringFunc(message, func(c string) string {
 		inner := c[1 : len(c)-1]
-		if strings.Contains(inner, "/") && !strings.HasPrefix(inner, "#/") && !strings.Contains(inner, " ") && !mediaType.MatchString(inner) {
+		if isSchemaPath(inner) {
 			inner = readablePath(inner)
 		}
 		return codeOf(inner)

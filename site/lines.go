@@ -55,11 +55,24 @@ func statement(view linesView, l *changelog.Line, slug func(string) string) temp
 	b.WriteString(` <span class="uses">in `)
 	shown := 0
 	folded := false
+groups:
 	for gi, g := range l.UseGroups() {
 		for ui, u := range g.Uses {
 			if view.MaxUses > 0 && shown == view.MaxUses && !folded {
+				more := strconv.Itoa(len(l.Uses)-shown) + " more"
+				if view.Release != "" {
+					// The index names a few and links the line on its release's page.
+					if ui > 0 && g.Detail != "" {
+						b.WriteString(` <span class="detail">(` + string(codeSpans(g.Detail)) + `)</span>`)
+					}
+					b.WriteString(` <a class="more-uses" href="` + template.HTMLEscapeString(view.Root+"releases/"+view.Release+".html#"+anchorOf(l)) + `">and ` + more + `</a>`)
+					break groups
+				}
 				folded = true
-				b.WriteString(` <details class="more-uses"><summary>and ` + strconv.Itoa(len(l.Uses)-shown) + ` more</summary>`)
+				if ui > 0 && g.Detail != "" {
+					b.WriteString(` <span class="detail">(` + string(codeSpans(g.Detail)) + `)</span>`)
+				}
+				b.WriteString(` <details class="more-uses"><summary>and ` + more + `</summary>`)
 			}
 			switch {
 			case ui > 0:

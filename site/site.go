@@ -65,6 +65,9 @@ type linesView struct {
 	Self    string
 	MaxUses int
 	Bumps   map[changelog.Use]changelog.Bump
+	// Release is set on the index, where a line names only its first
+	// operations and links its release's page for the rest.
+	Release string
 }
 
 type resourceView struct {
@@ -226,6 +229,9 @@ func parseTemplates(slug func(string) string) (map[string]*template.Template, er
 		"slug": slug,
 		"lines": func(root string, r releaseView, maxUses int) linesView {
 			return linesView{Root: root, Lines: r.Lines, MaxUses: maxUses, Bumps: r.Bumps}
+		},
+		"indexLines": func(root string, r releaseView, maxUses int) linesView {
+			return linesView{Root: root, Lines: r.Lines, MaxUses: maxUses, Bumps: r.Bumps, Release: r.Date}
 		},
 		"linesOf": func(self, root string, r releaseView) linesView {
 			return linesView{Root: root, Lines: r.Lines, Self: self, Bumps: r.Bumps}
