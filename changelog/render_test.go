@@ -147,3 +147,111 @@ func TestStatusesMerge(t *testing.T) {
 		t.Errorf("lines %+v, want one for the 401 and 500 responses", ls)
 	}
 }
+
+func entry(op, id, text string) changelog.Entry {
+	return changelog.Entry{Operation: op, Version: "2023-01-01", ID: id, Text: text}
+}
+
+// Sibling oneOf branches of one schema merge into one line that names them.
+func TestVariantsMerge(t *testing.T) {
+	var changes []changelog.Entry
+	for _, v := range []string{"AnyOtherAlertConfig", "HostAlertConfig", "ClusterAlertConfig"} {
+		for _, op := range []string{"POST /alertConfigs", "PUT /alertConfigs/{id}"} {
+			changes = append(changes, entry(op, "request-property-min-items-set", "the `oneOf[#/components/schemas/"+v+"]/notifications` request property's minItems was set to `1`"))
+		}
+	}
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: changes}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	want := "The `notifications` request property's minItems was set to `1` in 3 alert configuration variants: Any Other, Cluster, Host"
+	if ls[0].Text != want || len(ls[0].Uses) != 2 || ls[0].Entries != 6 {
+		t.Errorf("line %q with %d uses, %d entries; want %q with 2 uses, 6 entries", ls[0].Text, len(ls[0].Uses), ls[0].Entries, want)
+	}
+}
+
+// Operations that differ in the property or status they name share a line,
+// each with its own detail; nothing is claimed for an operation that did
+// not have it.
+func TestOperationsKeepTheirDetails(t *testing.T) {
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		entry("POST /orgs", "response-optional-property-added", "added the optional property `roleName` to the response with the `201` status"),
+		entry("GET /orgs/{id}", "response-optional-property-added", "added the optional property `roles/items/roleName` to the response with the `200` status"),
+	}}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	details := map[string]string{}
+	for _, u := range ls[0].Uses {
+		details[u.Operation] = u.Detail
+	}
+	if details["POST /orgs"] != "`roleName`, 201 response" || details["GET /orgs/{id}"] != "`roles[].roleName`, 200 response" {
+		t.Errorf("details %q", details)
+	}
+}
+
+// Two properties changed in two operations each merge only when every
+// combination happened.
+func TestMergesAreCrossProducts(t *testing.T) {
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		entry("POST /a", "request-property-removed", "removed the request property `x`"),
+		entry("POST /a", "request-property-removed", "removed the request property `y`"),
+		entry("POST /b", "request-property-removed", "removed the request property `x`"),
+	}}, nil)
+	claimed := map[string]bool{}
+	for _, l := range ls {
+		for _, u := range l.Uses {
+			for _, p := range []string{"`x`", "`y`"} {
+				if strings.Contains(l.Text, p) || strings.Contains(u.Detail, p) {
+					claimed[u.Operation+" "+p] = true
+				}
+			}
+		}
+	}
+	if claimed["POST /b `y`"] || !claimed["POST /a `x`"] || !claimed["POST /a `y`"] || !claimed["POST /b `x`"] {
+		t.Errorf("lines claim %v", claimed)
+	}
+}
+
+func TestLifecycleLines(t *testing.T) {
+	releases := []changelog.Release{
+		{Date: "2024-03-01", Changes: []changelog.Entry{{Operation: "GET /clusters", Version: "2023-01-01", ID: changelog.VersionRemoved, Breaking: true, Text: "Version 2023-01-01 removed"}}},
+		{Date: "2023-02-01", Changes: []changelog.Entry{
+			{Operation: "GET /clusters", Version: "2023-01-01", ID: changelog.VersionDeprecated, Sunset: "2024-02-01", Text: "Version 2023-01-01 deprecated"},
+			{Operation: "GET /clusters", Version: "2023-02-01", ID: changelog.VersionReleased, Replaces: "2023-01-01", Text: "Version 2023-02-01 released"},
+		}},
+	}
+	var b strings.Builder
+	if err := changelog.Render(&b, "markdown", releases); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- `GET /clusters` 2023-01-01 removed (deprecated 2023-02-01, sunset 2024-02-01)\n",
+		"- `GET /clusters` 2023-01-01 deprecated in favour of 2023-02-01, sunset 2024-02-01\n",
+		"- `GET /clusters` 2023-02-01 released, replacing 2023-01-01\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestSummaryAndNotesAreShown(t *testing.T) {
+	e := entry("POST /a", "request-property-removed", "removed the request property `x`")
+	e.Note = "Send `y` instead."
+	releases := []changelog.Release{{Date: "2026-01-01", Summary: "One property goes.", Changes: []changelog.Entry{e}}}
+	for format, want := range map[string][]string{
+		"markdown": {"## 2026-01-01\n\nOne property goes.\n", "\n  > Send `y` instead.\n"},
+		"text":     {"2026-01-01\n==========\n\nOne property goes.\n", "\n  Note: Send `y` instead.\n"},
+	} {
+		var b strings.Builder
+		if err := changelog.Render(&b, format, releases); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+			}
+		}
+	}
+}

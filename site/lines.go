@@ -90,7 +90,8 @@ groups:
 	if folded {
 		b.WriteString(`</details>`)
 	}
-	if !withVersion {
+	// A lifecycle line's lead already names the version.
+	if !withVersion && !l.IsLifecycle() {
 		b.WriteString(`, version <span class="version">` + template.HTMLEscapeString(shared) + `</span>`)
 	}
 	b.WriteString(`</span>`)
