@@ -311,8 +311,13 @@ func TestFeed(t *testing.T) {
 			t.Errorf("entry %d: %+v", i, e)
 		}
 	}
-	if !strings.Contains(feed.Entries[1].Content.Body, "ORG_LOCKED_ACCELERATED") {
+	if !strings.Contains(feed.Entries[1].Content.Body, "<code>ORG_LOCKED_ACCELERATED</code>") {
 		t.Errorf("2026-02-10 entry content lacks its change: %s", feed.Entries[1].Content.Body)
+	}
+	for _, e := range feed.Entries {
+		if strings.Contains(e.Content.Body, "`") {
+			t.Errorf("%s: raw backticks in the feed: %s", e.ID, e.Content.Body)
+		}
 	}
 	// Without a base URL the ids are still absolute IRIs and stable.
 	opts.BaseURL = ""
