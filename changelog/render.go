@@ -45,8 +45,13 @@ func (l *Line) IsLifecycle() bool {
 // lifecycle line names the version they share ("Version 2023-01-01 removed
 // (…)").
 func (l *Line) Lead() string {
-	if l.IsLifecycle() && l.SharedVersion() != "" {
+	switch {
+	case !l.IsLifecycle():
+		return l.Text
+	case l.SharedVersion() != "":
 		return "Version " + l.SharedVersion() + " " + uncapitalize(l.Text)
+	case len(l.Uses) > 1:
+		return "Versions " + uncapitalize(l.Text)
 	}
 	return l.Text
 }
