@@ -315,7 +315,10 @@ func (it *item) render() string {
 					b.WriteString(strings.TrimSuffix(part, " with the "))
 					parts[i+1] = strings.TrimPrefix(parts[i+1], " status")
 				} else {
-					b.WriteString(strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(part, "for the response status "), "for the status "), "for status "), " "))
+					for _, phrase := range []string{"for the response status ", "for the status ", "for status ", "with the status "} {
+						part = strings.TrimSuffix(part, phrase)
+					}
+					b.WriteString(strings.TrimRight(part, " "))
 				}
 			case strings.HasSuffix(part, "the response with the ") && strings.HasPrefix(parts[i+1], " status"):
 				b.WriteString(strings.TrimSuffix(part, "response with the ") + codes + noun)
