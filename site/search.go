@@ -20,10 +20,10 @@ type searchEntry struct {
 	ID       string `json:"i"`
 	Text     string `json:"t"`
 	// Ops are indexes into Operations; Where is the versions and details
-	// the line names, for matching.
-	Ops    []int  `json:"o"`
-	Where  string `json:"w,omitempty"`
-	Anchor string `json:"a"`
+	// the line names, for matching and to show what matched.
+	Ops    []int    `json:"o"`
+	Where  []string `json:"w,omitempty"`
+	Anchor string   `json:"a"`
 }
 
 func searchScript(views []releaseView) ([]byte, error) {
@@ -52,7 +52,7 @@ func searchScript(views []releaseView) ([]byte, error) {
 					}
 				}
 			}
-			e.Where = strings.Join(where, " ")
+			e.Where = where
 			idx.Lines = append(idx.Lines, e)
 		}
 	}

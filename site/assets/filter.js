@@ -43,7 +43,7 @@
       var ops = line.o.map(function (i) { return index.operations[i]; });
       if (self && ops.indexOf(self) >= 0) return;
       if (document.querySelector('[data-date="' + line.d + '"] #' + line.a)) return;
-      if (!line.s) line.s = [line.d, line.i, line.t, line.w || "", ops.join(" ")].join(" ").toLowerCase();
+      if (!line.s) line.s = [line.d, line.i, line.t, (line.w || []).join(" "), ops.join(" ")].join(" ").toLowerCase();
       if (!matches(line.s, terms, line.b)) return;
       found++;
       if (found > maxElsewhere) return;
@@ -53,8 +53,13 @@
       a.href = root + "releases/" + line.d + ".html#" + line.a;
       a.textContent = line.d;
       li.appendChild(a);
+      // The details that matched say where in the operations the change is.
+      var where = (line.w || []).filter(function (w) {
+        return terms.some(function (t) { return w.toLowerCase().indexOf(t) >= 0; });
+      });
       li.appendChild(document.createTextNode(" " + (line.b ? "Breaking: " : "") + line.t + " — " +
-        (ops.length === 1 ? ops[0] : ops.slice(0, 3).join(", ") + (ops.length > 3 ? " and " + (ops.length - 3) + " more" : ""))));
+        (ops.length === 1 ? ops[0] : ops.slice(0, 3).join(", ") + (ops.length > 3 ? " and " + (ops.length - 3) + " more" : "")) +
+        (where.length ? " (" + where.join("; ") + ")" : "")));
       list.appendChild(li);
     });
     more.textContent = found > maxElsewhere ? "And " + (found - maxElsewhere) + " more; narrow the filter to see them." : "";
