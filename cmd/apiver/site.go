@@ -59,7 +59,11 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.changelogPath, err)
 	}
-	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL}
+	cfg, err := policy.LoadConfig(opts.configPath)
+	if err != nil {
+		return err
+	}
+	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL, DeprecationMonths: cfg.DeprecationMonths}
 	if opts.snapshot != "" {
 		clock, lifecycles, err := opts.lifecycles(opts.snapshot)
 		if err != nil {
