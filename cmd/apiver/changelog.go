@@ -8,7 +8,6 @@ import (
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
-	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -16,10 +15,10 @@ import (
 )
 
 func newChangelogCmd(stderr io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := group(&cobra.Command{
 		Use:   "changelog",
 		Short: "Build, update and render the dated change history",
-	}
+	})
 	cmd.AddCommand(newChangelogBuildCmd(stderr), newChangelogUpdateCmd(), newChangelogRenderCmd(), newChangelogMigrateCmd())
 	return cmd
 }
@@ -32,7 +31,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := policy.LoadConfig(configPath)
+			cfg, err := loadConfig(configPath)
 			if err != nil {
 				return err
 			}
@@ -61,7 +60,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
-	cmd.Flags().StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(cmd.Flags(), &configPath)
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 	return cmd
 }
@@ -160,7 +159,7 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if legacyPath != "" && (!ok || oldPrefix == "" || newPrefix == "") {
 				return fmt.Errorf("--map %q: want OLD_PREFIX=NEW_PREFIX, such as /api/example/v1.0=/api/example/v2", mapping)
 			}
-			cfg, err := policy.LoadConfig(configPath)
+			cfg, err := loadConfig(configPath)
 			if err != nil {
 				return err
 			}
@@ -203,6 +202,6 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	fs.StringVar(&legacyPath, "legacy", "", "a snapshot of the unversioned legacy API to compare instead of --from")
 	fs.StringVar(&mapping, "map", "", "with --legacy: OLD_PREFIX=NEW_PREFIX of the paths")
 	fs.StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.MigrationFormats))
-	fs.StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(fs, &configPath)
 	return cmd
 }

@@ -27,7 +27,7 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 			return rulesRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(cmd.Flags(), &opts.configPath)
 	formatFlag(cmd.Flags(), &opts.format, printer.RulesFormats)
 	return cmd
 }
@@ -36,7 +36,7 @@ func rulesRun(opts *rulesOptions) error {
 	if err := checkFormat(printer.RulesFormats, opts.format); err != nil {
 		return err
 	}
-	cfg, err := policy.LoadConfig(opts.configPath)
+	cfg, err := loadConfig(opts.configPath)
 	if err != nil {
 		return err
 	}

@@ -19,13 +19,13 @@ type snapshotFlags struct {
 
 func (f *snapshotFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.date, "date", "", "the clock's today (default: the snapshot's date, else the current date)")
-	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(fs, &f.configPath)
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 }
 
 // lifecycles loads a snapshot and computes the clock of every version.
 func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycle, error) {
-	cfg, err := policy.LoadConfig(f.configPath)
+	cfg, err := loadConfig(f.configPath)
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
