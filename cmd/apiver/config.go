@@ -92,6 +92,10 @@ func newConfigCmd() *cobra.Command {
 	cmd := group(&cobra.Command{
 		Use:   "config",
 		Short: "About apiver's config file",
+		Long: `apiver reads its config from --config, else the file $APIVER_CONFIG names, else
+apiver.yaml in the working directory or the nearest parent up to the top of the
+git work tree.`,
+		Example: `  apiver config schema > apiver.schema.json`,
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "schema",

@@ -41,6 +41,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
 		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd())
+	registerFlagCompletions(root)
 	for _, c := range allCommands(root) {
 		if args := c.Args; args != nil {
 			c.Args = func(c *cobra.Command, a []string) error {
@@ -177,8 +178,10 @@ func parseDate(flag, value string) (civil.Date, error) {
 // date when neither --date nor the revision's name gives one.
 func today() civil.Date { return civil.DateOf(time.Now()) }
 
-func formatFlag(fs *pflag.FlagSet, target *string, formats []string) {
-	fs.StringVar(target, "format", "text", fmt.Sprintf("output format: %v", formats))
+// formatFlag declares --format and completes its values.
+func formatFlag(cmd *cobra.Command, target *string, def string, formats []string) {
+	cmd.Flags().StringVar(target, "format", def, "output `FORMAT`: "+strings.Join(formats, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 }
 
 func checkFormat(formats []string, format string) error {

@@ -18,7 +18,9 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "Print the rule catalogue: apiver's rules and every oasdiff check id, with their effective severity",
-		Args:  cobra.NoArgs,
+		Example: `  apiver rules
+  apiver rules --format json --config apiver.yaml`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.out = cmd.OutOrStdout()
 			if runF != nil {
@@ -28,7 +30,7 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 		},
 	}
 	configFlag(cmd.Flags(), &opts.configPath)
-	formatFlag(cmd.Flags(), &opts.format, printer.RulesFormats)
+	formatFlag(cmd, &opts.format, "text", printer.RulesFormats)
 	return cmd
 }
 
