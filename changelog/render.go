@@ -50,7 +50,6 @@ var firstCode = regexp.MustCompile("`[^`]*`")
 func Lines(r Release) []*Line {
 	type enumKey struct{ op, version, id, template string }
 	enumValues := map[enumKey][]string{}
-	var enumOrder []enumKey
 	type item struct {
 		op, text string
 		e        Entry
@@ -62,7 +61,6 @@ func Lines(r Release) []*Line {
 			if loc := firstCode.FindStringIndex(e.Text); loc != nil {
 				k := enumKey{op, e.Version, e.ID, e.Text[:loc[0]] + "\x00" + e.Text[loc[1]:]}
 				if _, seen := enumValues[k]; !seen {
-					enumOrder = append(enumOrder, k)
 					items = append(items, item{op: op, e: e})
 				}
 				enumValues[k] = append(enumValues[k], e.Text[loc[0]:loc[1]])
