@@ -338,6 +338,19 @@ func TestActionCheckStepInputError(t *testing.T) {
 	}
 }
 
+// TestActionCheckStepNoFolder: a working-directory that does not exist is
+// an input error with the outputs set.
+func TestActionCheckStepNoFolder(t *testing.T) {
+	a := readAction(t)
+	dir := t.TempDir()
+	inputs := map[string]string{"working-directory": filepath.Join(dir, "nope"), "base": "a.yaml", "revision": "b.yaml"}
+	stdout, out, err := runStep(t, a, "check", dir, inputs, apiverBin(t))
+	want := map[string]string{"exit-code": "2", "errors": "", "warnings": "", "verdict": "error"}
+	if exitCode(err) != exitInput || !maps.Equal(out, want) || !strings.Contains(stdout, "::error::working-directory") {
+		t.Errorf("the step ended with %v and outputs %v, want exit 2 and %v; log:\n%s", err, out, want, stdout)
+	}
+}
+
 // TestActionCheckStepArgs: each input becomes its flag, with a value holding
 // spaces and shell syntax passed as one argument.
 func TestActionCheckStepArgs(t *testing.T) {
