@@ -109,3 +109,39 @@ func TestDockerfilesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestGoReleaserPinsAgree: the release workflow runs the GoReleaser that
+// .ci/run checks the config with.
+func TestGoReleaserPinsAgree(t *testing.T) {
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^GORELEASER_VERSION=(\S+)$`).FindSubmatch(ci)
+	if m == nil {
+		t.Fatal(".ci/run does not pin GORELEASER_VERSION")
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []actionStep `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, "../../.github/workflows/release.yml", &wf)
+	found := false
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Uses, "goreleaser/goreleaser-action@") {
+				found = true
+				if s.With["version"] != string(m[1]) {
+					t.Errorf("the release workflow runs GoReleaser %s, .ci/run checks with %s", s.With["version"], m[1])
+				}
+			}
+			if !pinned.MatchString(s.Uses) {
+				t.Errorf("uses %s: pin a third-party action by its commit SHA", s.Uses)
+			}
+		}
+	}
+	if !found {
+		t.Error("the release workflow does not run GoReleaser")
+	}
+}
