@@ -20,11 +20,12 @@ func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-// ourCommands are apiver's commands, without cobra's help and completion.
+// ourCommands are apiver's commands and completion, without cobra's help and
+// the scripts of each shell under completion.
 func ourCommands() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, c := range allCommands(newRootCmd(nil, nil)) {
-		if c.Name() != "help" && c.Name() != "completion" {
+		if c.Name() != "help" && (c.Parent() == nil || c.Parent().Name() != "completion") {
 			cmds = append(cmds, c)
 		}
 	}

@@ -41,6 +41,16 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
 		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd())
+	// cobra adds its completion command at Execute; added now, it gets examples.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Example = `  # bash, for every new shell
+  apiver completion bash > /etc/bash_completion.d/apiver
+  # zsh
+  apiver completion zsh > "${fpath[1]}/_apiver"
+  # fish
+  apiver completion fish > ~/.config/fish/completions/apiver.fish`
+	}
 	registerFlagCompletions(root)
 	for _, c := range allCommands(root) {
 		if args := c.Args; args != nil {
