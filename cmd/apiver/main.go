@@ -45,15 +45,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// isUsageError tells a bad command line from bad input. cobra returns the
-// missing required flags, and an unknown command found while looking
-// one up, as plain errors.
+// isUsageError tells a bad command line from bad input. cobra returns a
+// missing required flag as a plain error.
 func isUsageError(err error) bool {
 	if _, ok := errors.AsType[*usageError](err); ok {
 		return true
 	}
-	msg := err.Error()
-	return strings.HasPrefix(msg, "required flag(s)") || strings.HasPrefix(msg, "unknown command")
+	return strings.HasPrefix(err.Error(), "required flag(s)")
 }
 
 // oneLine escapes control characters and line separators, so that an input

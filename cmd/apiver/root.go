@@ -102,6 +102,9 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 // the command's usage line.
 type usageError struct{ err error }
 
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
 // usageLine is the command's synopsis: its Use, or for a group "COMMAND".
 func usageLine(cmd *cobra.Command) string {
 	if cmd.HasAvailableSubCommands() {
@@ -109,9 +112,6 @@ func usageLine(cmd *cobra.Command) string {
 	}
 	return cmd.UseLine()
 }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
 
 // pairFlags are the inputs every two-snapshot command takes.
 type pairFlags struct {
