@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -402,17 +404,39 @@ func fakeRelease(t *testing.T, dir, n string, platforms [][2]string) {
 	}
 	var sums strings.Builder
 	for _, p := range platforms {
-		archive := name(cfg.Archives[0].NameTemplate, p[0], p[1]) + ".tar.gz"
-		src := filepath.Join(dir, "src-"+p[0]+p[1])
-		if err := os.MkdirAll(src, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		script := "#!/bin/sh\necho apiver " + p[0] + "/" + p[1] + "\n"
-		if err := os.WriteFile(filepath.Join(src, "apiver"), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command("tar", "-czf", filepath.Join(dir, archive), "-C", src, "apiver").CombinedOutput(); err != nil {
-			t.Fatalf("tar: %v: %s", err, out)
+		var archive string
+		if p[0] == "windows" { // a zip holding apiver.exe, as format_overrides say
+			archive = name(cfg.Archives[0].NameTemplate, p[0], p[1]) + ".zip"
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			h := &zip.FileHeader{Name: "apiver.exe", Method: zip.Deflate}
+			h.SetMode(0o755)
+			w, err := zw.CreateHeader(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write([]byte(script)); err != nil {
+				t.Fatal(err)
+			}
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, archive), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			archive = name(cfg.Archives[0].NameTemplate, p[0], p[1]) + ".tar.gz"
+			src := filepath.Join(dir, "src-"+p[0]+p[1])
+			if err := os.MkdirAll(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(src, "apiver"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("tar", "-czf", filepath.Join(dir, archive), "-C", src, "apiver").CombinedOutput(); err != nil {
+				t.Fatalf("tar: %v: %s", err, out)
+			}
 		}
 		data, err := os.ReadFile(filepath.Join(dir, archive))
 		if err != nil {
@@ -439,12 +463,16 @@ func TestActionDownload(t *testing.T) {
 	if err := os.MkdirAll(tag, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	fakeRelease(t, tag, "1.2.3", [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "arm64"}})
+	fakeRelease(t, tag, "1.2.3", [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "arm64"}, {"windows", "amd64"}})
 	run := func(runnerOS, arch string) (string, map[string]string, error) {
 		values := map[string]string{"github.server_url": "file://" + server, "RUNNER_OS": runnerOS, "RUNNER_ARCH": arch}
 		return runStep(t, a, "download", t.TempDir(), map[string]string{"version": "v1.2.3"}, values)
 	}
-	for _, p := range [][3]string{{"Linux", "X64", "linux/amd64"}, {"Linux", "ARM64", "linux/arm64"}, {"macOS", "ARM64", "darwin/arm64"}} {
+	platforms := [][3]string{{"Linux", "X64", "linux/amd64"}, {"Linux", "ARM64", "linux/arm64"}, {"macOS", "ARM64", "darwin/arm64"}}
+	if _, err := exec.LookPath("unzip"); err == nil {
+		platforms = append(platforms, [3]string{"Windows", "X64", "windows/amd64"})
+	}
+	for _, p := range platforms {
 		stdout, out, err := run(p[0], p[1])
 		if err != nil {
 			t.Fatalf("%s %s: %v\n%s", p[0], p[1], err, stdout)
