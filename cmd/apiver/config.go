@@ -15,7 +15,7 @@ import (
 // configEnv names the config file when --config does not.
 const configEnv = "APIVER_CONFIG"
 
-const configUsage = "config file (default: $" + configEnv + ", else " + policy.DefaultConfigFile +
+const configUsage = "config `FILE` (default: $" + configEnv + ", else " + policy.DefaultConfigFile +
 	" in the working directory or the nearest parent up to the git top level)"
 
 func configFlag(fs *pflag.FlagSet, target *string) {
