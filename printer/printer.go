@@ -35,6 +35,9 @@ type CheckResult struct {
 	// location at its first line: GitHub code scanning rejects a whole log
 	// when one result has no location.
 	Spec string
+	// ToolVersion is apiver's version for SARIF's tool.driver.version; empty
+	// for a development build.
+	ToolVersion string
 }
 
 // OperationVersion names one version of one operation ("" when unversioned).

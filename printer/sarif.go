@@ -27,7 +27,11 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 	r, failOn := res.Report, res.FailOn
 	anns := annotations(r.Findings)
 	run := sarif.NewRun()
-	run.Tool = sarif.NewTool().WithDriver(sarif.NewToolComponent().WithName("apiver").WithRules(sarifRules(anns)))
+	driver := sarif.NewToolComponent().WithName("apiver").WithRules(sarifRules(anns))
+	if res.ToolVersion != "" {
+		driver.WithVersion(res.ToolVersion)
+	}
+	run.Tool = sarif.NewTool().WithDriver(driver)
 	for _, a := range anns {
 		result := run.CreateResultForRule(a.Rule).
 			WithLevel(sarifLevel(a.Severity)).

@@ -60,14 +60,6 @@ func document(t *testing.T, files site.Files, path string) *goquery.Document {
 	return doc
 }
 
-func changeTexts(doc *goquery.Document) []string {
-	var out []string
-	doc.Find("li.change").Each(func(_ int, s *goquery.Selection) {
-		out = append(out, strings.Join(strings.Fields(s.Text()), " "))
-	})
-	return out
-}
-
 // TestReleasePagesHaveEverySection93Item checks the release pages of the
 // seed history against the dated change history of the seed's section 9.3.
 func TestReleasePagesHaveEverySection93Item(t *testing.T) {

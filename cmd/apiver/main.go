@@ -30,7 +30,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	switch {
 	case err == nil:
 		return exitPass
@@ -38,8 +38,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitPolicy
 	default:
 		fmt.Fprintf(stderr, "apiver: %s\n", oneLine(err.Error()))
+		if isUsageError(err) && cmd != nil {
+			fmt.Fprintf(stderr, "Usage: %s\nRun '%s --help' for examples.\n", usageLine(cmd), cmd.CommandPath())
+		}
 		return exitInput
 	}
+}
+
+// isUsageError tells a bad command line from bad input. cobra returns a
+// missing required flag as a plain error.
+func isUsageError(err error) bool {
+	if _, ok := errors.AsType[*usageError](err); ok {
+		return true
+	}
+	return strings.HasPrefix(err.Error(), "required flag(s)")
 }
 
 // oneLine escapes control characters and line separators, so that an input
