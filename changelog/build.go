@@ -159,7 +159,7 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 		if !lifecycle {
 			for _, c := range p.Changes {
 				if c.ID == diff.EndpointDeprecated {
-					entries = append(entries, deprecation(p, c, revision.Date.AddMonths(cfg.DeprecationMonths)))
+					entries = append(entries, deprecationEntry(p, c, revision.Date.AddMonths(cfg.DeprecationMonths)))
 					continue
 				}
 				entries = append(entries, Entry{
@@ -195,10 +195,10 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release,
 	return Release{Date: revision.Date.String(), Changes: entries}, nil
 }
 
-// deprecation is the lifecycle entry of an operation newly marked
+// deprecationEntry is the lifecycle entry of an operation newly marked
 // deprecated: its sunset is the declared x-sunset, else the end of the
 // deprecation period.
-func deprecation(p *diff.Pair, c diff.Change, periodEnd civil.Date) Entry {
+func deprecationEntry(p *diff.Pair, c diff.Change, periodEnd civil.Date) Entry {
 	sunset := c.Sunset
 	if sunset == "" {
 		sunset = periodEnd.String()

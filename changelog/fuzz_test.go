@@ -60,3 +60,32 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLines: any change messages, well-formed or not, give lines that
+// stand for every change, and render without panicking.
+func FuzzLines(f *testing.F) {
+	f.Add("response-property-enum-value-added", "added the new `A` enum value to the `oneOf[subschema #2: AZURE]/items/x` response property for the response status `200`", "GET /b")
+	f.Add("response-optional-property-added", "added the optional property `` to the response with the `` status", "GET /a")
+	f.Add("request-property-enum-value-removed", "removed the enum value ` ` of the request property `oneOf[#/components/schemas/X]/`", "POST /a")
+	f.Add("response-non-success-status-added", "added the non-success response with the status `404`", "GET /a")
+	f.Add("version-removed", "Version 2023-01-01 removed", "GET /a")
+	f.Add("unknown-id", "`", "")
+	f.Fuzz(func(t *testing.T, id, text, op string) {
+		r := changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+			{Operation: "GET /a", Version: "2023-01-01", ID: id, Text: text},
+			{Operation: op, Version: "2023-01-01", ID: id, Text: text},
+			{Operation: op, Version: "2023-02-01", ID: "response-optional-property-added", Text: text},
+		}}
+		n := 0
+		for _, l := range changelog.Lines(r, changelog.NewLifecycles([]changelog.Release{r})) {
+			n += l.Entries
+		}
+		if n != len(r.Changes) {
+			t.Fatalf("lines stand for %d of %d changes", n, len(r.Changes))
+		}
+		var b strings.Builder
+		if err := changelog.Render(&b, "markdown", []changelog.Release{r}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,8 +1,10 @@
 package changelog
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apiver/apiver/diff"
@@ -31,20 +33,96 @@ type OperationGuide struct {
 func NewMigration(from, to string, res *diff.Result) Migration {
 	m := Migration{From: from, To: to, Operations: []OperationGuide{}}
 	for _, p := range res.Pairs {
-		g := OperationGuide{Operation: p.Operation, Request: []diff.Change{}, Response: []diff.Change{}, Other: []diff.Change{}}
-		for _, c := range p.Changes {
-			switch {
-			case strings.HasPrefix(c.ID, "request-") || strings.HasPrefix(c.ID, "new-"):
-				g.Request = append(g.Request, c)
-			case strings.HasPrefix(c.ID, "response-"):
-				g.Response = append(g.Response, c)
-			default:
-				g.Other = append(g.Other, c)
-			}
-		}
-		m.Operations = append(m.Operations, g)
+		m.Operations = append(m.Operations, guideOf(p.Operation, p.Changes))
 	}
 	return m
+}
+
+func guideOf(operation string, changes []diff.Change) OperationGuide {
+	g := OperationGuide{Operation: operation, Request: []diff.Change{}, Response: []diff.Change{}, Other: []diff.Change{}}
+	for _, c := range changes {
+		switch {
+		case strings.HasPrefix(c.ID, "request-") || strings.HasPrefix(c.ID, "new-"):
+			g.Request = append(g.Request, c)
+		case strings.HasPrefix(c.ID, "response-"):
+			g.Response = append(g.Response, c)
+		default:
+			g.Other = append(g.Other, c)
+		}
+	}
+	return g
+}
+
+// Bump is a new version of an operation released with a history release,
+// and the version it replaces.
+type Bump struct {
+	Operation, From, To string
+}
+
+// Bumps lists the new versions a release brought that replace an older
+// one: their changes are the difference between the two versions.
+func Bumps(r Release) map[Use]Bump {
+	out := map[Use]Bump{}
+	for _, e := range r.Changes {
+		if e.ID == VersionReleased && e.Replaces != "" {
+			out[Use{Operation: e.Operation, Version: e.Version}] = Bump{Operation: e.Operation, From: e.Replaces, To: e.Version}
+		}
+	}
+	return out
+}
+
+// MigrationsFromHistory are the migration guides between every two
+// versions a history records a bump between, from the changes recorded with
+// the new version: what `changelog migrate` says, without the snapshots.
+// Sorted by the versions.
+func MigrationsFromHistory(releases []Release) []Migration {
+	type pair struct{ from, to string }
+	byPair := map[pair]*Migration{}
+	var pairs []pair
+	for _, r := range releases {
+		bumps := Bumps(r)
+		perOp := map[Use][]diff.Change{}
+		var order []Use
+		for _, e := range r.Changes {
+			u := Use{Operation: e.Operation, Version: e.Version}
+			if _, ok := bumps[u]; !ok || e.ID == VersionReleased {
+				continue
+			}
+			if _, seen := perOp[u]; !seen {
+				order = append(order, u)
+			}
+			level := diff.Info
+			if e.Breaking {
+				level = diff.Error
+			}
+			perOp[u] = append(perOp[u], diff.Change{Operation: e.Operation, Version: e.Version, ID: e.ID, Level: level, Message: e.Text})
+		}
+		for u := range bumps {
+			if _, seen := perOp[u]; !seen {
+				order = append(order, u)
+			}
+		}
+		slices.SortFunc(order, func(a, b Use) int {
+			return cmp.Or(compareOperations(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		})
+		for _, u := range order {
+			b := bumps[u]
+			k := pair{b.From, b.To}
+			m, ok := byPair[k]
+			if !ok {
+				m = &Migration{From: b.From, To: b.To}
+				byPair[k] = m
+				pairs = append(pairs, k)
+			}
+			m.Operations = append(m.Operations, guideOf(u.Operation, perOp[u]))
+		}
+	}
+	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to)) })
+	out := make([]Migration, len(pairs))
+	for i, k := range pairs {
+		out[i] = *byPair[k]
+	}
+	return out
 }
 
 // RenderMigration writes the guide.

@@ -26,7 +26,10 @@ const (
 
 // Release is every change of one release date.
 type Release struct {
-	Date    string  `json:"date"`
+	Date string `json:"date"`
+	// Summary is written by hand: what the release means to clients,
+	// shown under its heading.
+	Summary string  `json:"summary,omitempty"`
 	Changes []Entry `json:"changes"`
 }
 
@@ -43,6 +46,8 @@ type Entry struct {
 	Replaces string `json:"replaces,omitempty"`
 	// Sunset is, on version-deprecated, the date the version may be removed.
 	Sunset string `json:"sunset,omitempty"`
+	// Note is written by hand and shown under the change.
+	Note string `json:"note,omitempty"`
 }
 
 // History is a changelog file: releases newest first. Releases read from a

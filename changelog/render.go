@@ -1,114 +1,19 @@
 package changelog
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/apiver/apiver/specs"
 )
 
 // RenderFormats lists the formats of `apiver changelog render`.
 var RenderFormats = []string{"markdown", "text"}
 
-// Line is one change as people read it, and the operation-versions it
-// applies to.
-type Line struct {
-	Text     string
-	Breaking bool
-	Exempted bool
-	// ID is the change id the line was made from.
-	ID   string
-	Uses []Use
-}
-
-// Use is one operation-version a line applies to.
-type Use struct {
-	Operation string
-	Version   string
-}
-
-// String is the operation with its version in parentheses.
-func (u Use) String() string {
-	if u.Version == "" {
-		return u.Operation
-	}
-	return u.Operation + " (" + u.Version + ")"
-}
-
-// firstCode is the first `quoted` token of a message: for enum changes,
-// the value added or removed.
-var firstCode = regexp.MustCompile("`[^`]*`")
-
-// Lines groups a release's changes for reading: enum values added to or
-// removed from one property of one operation-version become one change, and
-// identical changes across operations become one line listing them.
-// Breaking lines come first, then the lines used by most operations.
-func Lines(r Release) []*Line {
-	type enumKey struct{ op, version, id, template string }
-	enumValues := map[enumKey][]string{}
-	var enumOrder []enumKey
-	type item struct {
-		op, text string
-		e        Entry
-	}
-	var items []item
-	for _, e := range r.Changes {
-		op := Use{e.Operation, e.Version}.String()
-		if strings.Contains(e.ID, "enum-value-added") || strings.Contains(e.ID, "enum-value-removed") {
-			if loc := firstCode.FindStringIndex(e.Text); loc != nil {
-				k := enumKey{op, e.Version, e.ID, e.Text[:loc[0]] + "\x00" + e.Text[loc[1]:]}
-				if _, seen := enumValues[k]; !seen {
-					enumOrder = append(enumOrder, k)
-					items = append(items, item{op: op, e: e})
-				}
-				enumValues[k] = append(enumValues[k], e.Text[loc[0]:loc[1]])
-				continue
-			}
-		}
-		items = append(items, item{op: op, text: e.Text, e: e})
-	}
-	// Fill in the merged enum texts.
-	for i := range items {
-		if items[i].text != "" {
-			continue
-		}
-		e := items[i].e
-		loc := firstCode.FindStringIndex(e.Text)
-		k := enumKey{items[i].op, e.Version, e.ID, e.Text[:loc[0]] + "\x00" + e.Text[loc[1]:]}
-		values := enumValues[k]
-		slices.Sort(values)
-		values = slices.Compact(values)
-		text := strings.Replace(k.template, "\x00", strings.Join(values, ", "), 1)
-		if len(values) > 1 {
-			text = strings.Replace(text, " enum value ", " enum values ", 1)
-		}
-		items[i].text = text
-	}
-
-	byText := map[[4]string]*Line{}
-	var out []*Line
-	for _, it := range items {
-		k := [4]string{it.e.ID, it.text, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted)}
-		l, ok := byText[k]
-		if !ok {
-			l = &Line{Text: capitalize(it.text), Breaking: it.e.Breaking, Exempted: it.e.Exempted, ID: it.e.ID}
-			byText[k] = l
-			out = append(out, l)
-		}
-		use := Use{it.e.Operation, it.e.Version}
-		if !slices.Contains(l.Uses, use) {
-			l.Uses = append(l.Uses, use)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *Line) int {
-		return cmp.Or(boolFirst(a.Breaking, b.Breaking), cmp.Compare(len(b.Uses), len(a.Uses)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
-	})
-	return out
-}
+func compareOperations(a, b string) int { return specs.CompareOperationNames(a, b) }
 
 func boolFirst(a, b bool) int {
 	switch {
@@ -125,19 +30,98 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[size:]
 }
 
-// Render writes the history for people, newest release first.
+func uncapitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[size:]
+}
+
+// IsLifecycle reports whether the line is a version's release,
+// deprecation or removal.
+func (l *Line) IsLifecycle() bool {
+	return l.ID == VersionReleased || l.ID == VersionDeprecated || l.ID == VersionRemoved
+}
+
+// Lead is the statement as it opens a line followed by its operations: a
+// lifecycle line names the version they share ("Version 2023-01-01 removed
+// (…)").
+func (l *Line) Lead() string {
+	switch {
+	case !l.IsLifecycle():
+		return l.Text
+	case l.SharedVersion() != "":
+		return "Version " + l.SharedVersion() + " " + uncapitalize(l.Text)
+	case len(l.Uses) > 1:
+		return "Versions " + uncapitalize(l.Text)
+	}
+	return l.Text
+}
+
+// Tail is the statement as it follows an operation and its version
+// ("`GET /clusters` 2023-01-01 removed (…)").
+func (l *Line) Tail() string {
+	if l.IsLifecycle() {
+		return uncapitalize(l.Text)
+	}
+	return l.Text
+}
+
+// UseGroup is the uses of a line that share one detail.
+type UseGroup struct {
+	Detail string
+	Uses   []Use
+}
+
+// UseGroups gathers the line's uses by detail, in the order they first
+// appear, so that operations with the same detail are named together.
+func (l *Line) UseGroups() []UseGroup {
+	var out []UseGroup
+	at := map[string]int{}
+	for _, u := range l.Uses {
+		i, ok := at[u.Detail]
+		if !ok {
+			i = len(out)
+			at[u.Detail] = i
+			out = append(out, UseGroup{Detail: u.Detail})
+		}
+		out[i].Uses = append(out[i].Uses, u)
+	}
+	return out
+}
+
+// SharedVersion is the version every use of the line names, "" when they
+// differ (or the operations are unversioned).
+func (l *Line) SharedVersion() string {
+	if len(l.Uses) == 0 {
+		return ""
+	}
+	v := l.Uses[0].Version
+	for _, u := range l.Uses[1:] {
+		if u.Version != v {
+			return ""
+		}
+	}
+	return v
+}
+
+// Render writes the history for people, newest release first: per release
+// its hand-written summary, then its lines, breaking first, each with its
+// notes.
 func Render(w io.Writer, format string, releases []Release) error {
 	var b strings.Builder
 	markdown := format == "markdown"
 	if markdown {
 		b.WriteString("# API changelog\n")
 	}
+	history := NewLifecycles(releases)
 	for _, r := range releases {
-		ls := Lines(r)
+		ls := Lines(r, history)
 		if markdown {
 			fmt.Fprintf(&b, "\n## %s\n", r.Date)
 		} else {
 			fmt.Fprintf(&b, "%s\n%s\n", r.Date, strings.Repeat("=", len(r.Date)))
+		}
+		if r.Summary != "" {
+			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(r.Summary))
 		}
 		if len(ls) == 0 {
 			b.WriteString("\nNo changes.\n")
@@ -166,23 +150,80 @@ func Render(w io.Writer, format string, releases []Release) error {
 	return err
 }
 
+// writeLine writes one line as one list item: the operation first when
+// there is one, else the statement followed by the operations.
 func writeLine(b *strings.Builder, l *Line, markdown bool) {
-	text := l.Text
-	if l.Exempted {
-		text += " (exempted)"
-	}
 	code := func(s string) string {
 		if markdown {
 			return "`" + s + "`"
 		}
 		return s
 	}
-	if len(l.Uses) == 1 {
-		fmt.Fprintf(b, "- %s: %s\n", code(l.Uses[0].String()), text)
+	text := l.Text
+	if l.Exempted {
+		text += " (exempted)"
+	}
+	lifecycle := l.IsLifecycle()
+	if lifecycle && len(l.Uses) == 1 && l.Uses[0].Version != "" {
+		// "`GET /clusters` 2023-01-01 removed (deprecated …)"
+		u := l.Uses[0]
+		fmt.Fprintf(b, "- %s %s %s\n", code(u.Operation), u.Version, l.Tail())
+		writeNotes(b, l, markdown)
 		return
 	}
-	fmt.Fprintf(b, "- %s in %d operations:\n", text, len(l.Uses))
-	for _, u := range l.Uses {
-		fmt.Fprintf(b, "  - %s\n", code(u.String()))
+	if lifecycle {
+		text = l.Lead()
 	}
+	if len(l.Uses) == 1 {
+		u := l.Uses[0]
+		lead := code(u.Operation)
+		if u.Version != "" {
+			lead += " " + u.Version
+		}
+		if u.Detail != "" {
+			lead += " (" + u.Detail + ")"
+		}
+		fmt.Fprintf(b, "- %s: %s\n", lead, text)
+	} else {
+		shared := l.SharedVersion()
+		var groups []string
+		for _, g := range l.UseGroups() {
+			ops := make([]string, len(g.Uses))
+			for i, u := range g.Uses {
+				ops[i] = code(u.Operation)
+				if shared == "" && u.Version != "" {
+					ops[i] += " " + u.Version
+				}
+			}
+			group := strings.Join(ops, ", ")
+			if g.Detail != "" {
+				group += " (" + g.Detail + ")"
+			}
+			groups = append(groups, group)
+		}
+		in := fmt.Sprintf("in %d operations", len(l.Uses))
+		if shared != "" && !lifecycle {
+			in += ", version " + shared
+		}
+		fmt.Fprintf(b, "- %s — %s: %s\n", text, in, strings.Join(groups, "; "))
+	}
+	writeNotes(b, l, markdown)
+}
+
+func writeNotes(b *strings.Builder, l *Line, markdown bool) {
+	for _, n := range l.Notes {
+		for _, line := range strings.Split(strings.TrimSpace(n), "\n") {
+			if markdown {
+				fmt.Fprintf(b, "  > %s\n", line)
+			} else {
+				fmt.Fprintf(b, "  Note: %s\n", line)
+			}
+		}
+	}
+}
+
+// Sentence is one oasdiff message as a sentence: capitalized, its schema
+// paths written as clients write them.
+func Sentence(message string) string {
+	return capitalize(readableCodes(message))
 }

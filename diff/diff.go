@@ -244,7 +244,6 @@ func pairIndex(c checker.Change) (int, bool) {
 }
 
 func methodOf(operation string) string { m, _, _ := strings.Cut(operation, " "); return m }
-func pathOf(operation string) string   { _, p, _ := strings.Cut(operation, " "); return p }
 
 // LevelOf is apiver's name for an oasdiff level.
 func LevelOf(l checker.Level) Level {

@@ -50,6 +50,9 @@ type CheckResult struct {
 	// location at its first line: GitHub code scanning rejects a whole log
 	// when one result has no location.
 	Spec string
+	// ToolVersion is apiver's version for SARIF's tool.driver.version; empty
+	// for a development build.
+	ToolVersion string
 	// Groups are the report's root changes (Report.Groups with removals
 	// anchored in the revision); nil groups the report without anchors.
 	Groups []policy.Group
@@ -57,8 +60,6 @@ type CheckResult struct {
 	// repository's files (githubactions, sarif, code-climate) name files
 	// relative to it. "" leaves paths as given.
 	Root string
-	// Version is apiver's version, for SARIF's tool description.
-	Version string
 }
 
 // groups are the result's root changes.

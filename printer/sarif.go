@@ -29,7 +29,9 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 	r, failOn := res.Report, res.FailOn
 	anns := res.annotations()
 	driver := sarif.NewToolComponent().WithName("apiver").WithInformationURI(InformationURI).WithRules(sarifRules(anns))
-	version := res.Version
+	// A development build names no release; "devel" still tells a reader
+	// which log came from an unreleased apiver.
+	version := res.ToolVersion
 	if version == "" {
 		version = "devel"
 	}

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/apiver/apiver/changelog"
 	"github.com/gorilla/feeds"
 )
 
@@ -13,9 +14,52 @@ import (
 // release page with everything.
 const feedChangesPerEntry = 50
 
-var feedContent = template.Must(template.New("").Parse(`<p>{{.Counts}}</p>
-<ul>{{range .Lines}}<li>{{if .Breaking}}<strong>Breaking:</strong> {{end}}{{.Text}}{{if eq (len .Uses) 1}} (<code>{{index .Uses 0}}</code>){{else}} (in {{len .Uses}} operations){{end}}</li>{{end}}</ul>{{with .More}}
+var feedContent = template.Must(template.New("").Funcs(template.FuncMap{"code": codeSpans, "uses": feedUses}).Parse(`{{with .Summary}}<p>{{.}}</p>
+{{end}}<p>{{.Counts}}</p>
+<ul>{{range .Lines}}<li>{{if .Breaking}}<strong>Breaking:</strong> {{end}}{{code .Lead}} ({{uses .}}){{range .Notes}}<br><em>{{.}}</em>{{end}}</li>{{end}}</ul>{{with .More}}
 <p>And {{.}} more changes.</p>{{end}}`))
+
+// feedUsesPerLine caps the operations a feed line names.
+const feedUsesPerLine = 10
+
+// feedUses names a line's operations with their versions and details, the
+// first few of them.
+func feedUses(l *changelog.Line) template.HTML {
+	shared := l.SharedVersion()
+	var b strings.Builder
+	shown := 0
+	for gi, g := range l.UseGroups() {
+		if shown == feedUsesPerLine {
+			break
+		}
+		if gi > 0 {
+			b.WriteString("; ")
+		}
+		for ui, u := range g.Uses {
+			if shown == feedUsesPerLine {
+				break
+			}
+			if ui > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("<code>" + template.HTMLEscapeString(u.Operation) + "</code>")
+			if u.Version != "" && (shared == "" || len(l.Uses) == 1) {
+				b.WriteString(" " + template.HTMLEscapeString(u.Version))
+			}
+			shown++
+		}
+		if g.Detail != "" {
+			b.WriteString(" (" + string(codeSpans(g.Detail)) + ")")
+		}
+	}
+	if more := len(l.Uses) - shown; more > 0 {
+		fmt.Fprintf(&b, " and %d more", more)
+	}
+	if shared != "" && len(l.Uses) > 1 && !l.IsLifecycle() {
+		b.WriteString(", version " + template.HTMLEscapeString(shared))
+	}
+	return template.HTML(b.String())
+}
 
 // atomFeed is an Atom 1.0 feed with one entry per release. Ids are the
 // release pages' URLs under the base URL, else tag-free URNs named after

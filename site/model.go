@@ -24,6 +24,9 @@ type Options struct {
 	BaseURL string
 	// AsOf is the clock's today for the deprecations page.
 	AsOf civil.Date
+	// DeprecationMonths is the deprecation period (default 12), shown with
+	// each sunset on the resource pages.
+	DeprecationMonths int
 	// Deprecations come from the latest snapshot; the history's own
 	// deprecations complete them.
 	Deprecations []Deprecation

@@ -38,14 +38,23 @@ type page struct {
 	// Root is the way from the page back to the site's root.
 	Root string
 	Nav  string
+	// Search makes the filter search the whole history too; Self is the
+	// operation whose page this is, whose changes the page shows itself.
+	Search bool
+	Self   string
 }
 
 type releaseView struct {
-	Date   string
-	Counts counts
-	Lines  []*changelog.Line
+	Date string
+	// Summary is the release's hand-written summary.
+	Summary string
+	Counts  counts
+	Lines   []*changelog.Line
 	// More is how many lines the index left out.
 	More int
+	// Bumps are the new versions the release brought, for the links to
+	// their migration guides.
+	Bumps map[changelog.Use]changelog.Bump
 }
 
 // linesView is what the "lines" template renders: lines, the way back to
@@ -55,12 +64,10 @@ type linesView struct {
 	Lines   []*changelog.Line
 	Self    string
 	MaxUses int
-}
-
-// usesView is the operations a line shows, and how many it leaves out.
-type usesView struct {
-	Shown []changelog.Use
-	More  int
+	Bumps   map[changelog.Use]changelog.Bump
+	// Release is set on the index, where a line names only its first
+	// operations and links its release's page for the rest.
+	Release string
 }
 
 type resourceView struct {
@@ -89,9 +96,14 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 		return nil
 	}
 
+	history := changelog.NewLifecycles(releases)
+	bumpsOf := map[string]map[changelog.Use]changelog.Bump{}
+	for _, r := range releases {
+		bumpsOf[r.Date] = changelog.Bumps(r)
+	}
 	views := make([]releaseView, len(releases))
 	for i, r := range releases {
-		views[i] = releaseView{Date: r.Date, Counts: countOf(r.Changes), Lines: changelog.Lines(r)}
+		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Lines: changelog.Lines(r, history), Bumps: changelog.Bumps(r)}
 	}
 	index := make([]releaseView, len(views))
 	for i, v := range views {
@@ -105,7 +117,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 		page
 		Releases []releaseView
 		MaxUses  int
-	}{page{Site: opts.Title, Nav: "releases"}, index, indexUsesPerLine}); err != nil {
+	}{page{Site: opts.Title, Nav: "releases", Search: true}, index, indexUsesPerLine}); err != nil {
 		return nil, err
 	}
 	for i, v := range views {
@@ -121,7 +133,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 			Release      releaseView
 			Newer, Older string
 			MaxUses      int
-		}{page{Site: opts.Title, Heading: "Release " + v.Date, Root: "../", Nav: "releases"}, v, newer, older, usesPerLine}); err != nil {
+		}{page{Site: opts.Title, Heading: "Release " + v.Date, Root: "../", Nav: "releases", Search: true}, v, newer, older, usesPerLine}); err != nil {
 			return nil, err
 		}
 	}
@@ -130,7 +142,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	for i, r := range rs {
 		var changes []releaseView
 		for _, rel := range r.Releases {
-			changes = append(changes, releaseView{Date: rel.Date, Lines: changelog.Lines(rel)})
+			changes = append(changes, releaseView{Date: rel.Date, Lines: changelog.Lines(rel, history), Bumps: bumpsOf[rel.Date]})
 		}
 		breaking := false
 		for _, rel := range r.Releases {
@@ -141,8 +153,9 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 			page
 			Resource *resource
 			Timeline *timeline
+			Rules    []string
 			Releases []releaseView
-		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources"}, r, newTimeline(r.Versions, opts.AsOf), changes}); err != nil {
+		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources", Search: true, Self: r.Operation}, r, newTimeline(r.Versions, opts.AsOf), sunsetRules(r.Versions, opts.DeprecationMonths), changes}); err != nil {
 			return nil, err
 		}
 	}
@@ -159,6 +172,18 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	}{page{Site: opts.Title, Heading: "Deprecations", Nav: "deprecations"}, opts.AsOf, deprecationRows(rs, opts.AsOf)}); err != nil {
 		return nil, err
 	}
+
+	for _, m := range changelog.MigrationsFromHistory(releases) {
+		if err := render(guidePath(m.From, m.To), "migrate", guideView(m, page{Site: opts.Title, Heading: "Migrating from " + m.From + " to " + m.To, Root: "../", Nav: "releases"})); err != nil {
+			return nil, err
+		}
+	}
+
+	search, err := searchScript(views)
+	if err != nil {
+		return nil, err
+	}
+	files["search-index.js"] = search
 
 	feed, err := atomFeed(views, opts)
 	if err != nil {
@@ -180,14 +205,6 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	return files, nil
 }
 
-// useView is one operation-version a line applies to, on its page.
-type useView struct {
-	View linesView
-	Use  changelog.Use
-	// In leads with "in", for a line of one use.
-	In bool
-}
-
 // codeSpans shows the `quoted` names of change messages as code.
 func codeSpans(text string) template.HTML {
 	parts := strings.Split(text, "`")
@@ -197,7 +214,7 @@ func codeSpans(text string) template.HTML {
 	var b strings.Builder
 	for i, p := range parts {
 		if i%2 == 1 {
-			b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+			b.WriteString("<code>" + string(breakable(p)) + "</code>")
 		} else {
 			b.WriteString(template.HTMLEscapeString(p))
 		}
@@ -210,21 +227,20 @@ func codeSpans(text string) template.HTML {
 func parseTemplates(slug func(string) string) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"slug": slug,
-		"lines": func(root string, lines []*changelog.Line, maxUses int) linesView {
-			return linesView{Root: root, Lines: lines, MaxUses: maxUses}
+		"lines": func(root string, r releaseView, maxUses int) linesView {
+			return linesView{Root: root, Lines: r.Lines, MaxUses: maxUses, Bumps: r.Bumps}
 		},
-		"linesOf": func(self, root string, lines []*changelog.Line) linesView {
-			return linesView{Root: root, Lines: lines, Self: self}
+		"indexLines": func(root string, r releaseView, maxUses int) linesView {
+			return linesView{Root: root, Lines: r.Lines, MaxUses: maxUses, Bumps: r.Bumps, Release: r.Date}
 		},
-		"uses": func(view linesView, l *changelog.Line) usesView {
-			if view.MaxUses == 0 || len(l.Uses) <= view.MaxUses {
-				return usesView{Shown: l.Uses}
-			}
-			return usesView{Shown: l.Uses[:view.MaxUses], More: len(l.Uses) - view.MaxUses}
+		"linesOf": func(self, root string, r releaseView) linesView {
+			return linesView{Root: root, Lines: r.Lines, Self: self, Bumps: r.Bumps}
 		},
-		"code":  codeSpans,
-		"use":   func(view linesView, u changelog.Use) useView { return useView{View: view, Use: u} },
-		"useIn": func(view linesView, u changelog.Use) useView { return useView{View: view, Use: u, In: true} },
+		"statement": func(view linesView, l *changelog.Line) template.HTML { return statement(view, l, slug) },
+		"guide":     guideOf,
+		"anchor":    anchorOf,
+		"wbr":       breakable,
+		"code":      codeSpans,
 		"plural": func(n int, one, many string) string {
 			if n == 1 {
 				return "1 " + one
@@ -245,7 +261,7 @@ func parseTemplates(slug func(string) string) (map[string]*template.Template, er
 		return nil, err
 	}
 	out := map[string]*template.Template{}
-	for _, name := range []string{"index", "release", "resource", "resources", "deprecations"} {
+	for _, name := range []string{"index", "release", "resource", "resources", "deprecations", "migrate"} {
 		t, err := base.Clone()
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -59,14 +60,6 @@ func document(t *testing.T, files site.Files, path string) *goquery.Document {
 	return doc
 }
 
-func changeTexts(doc *goquery.Document) []string {
-	var out []string
-	doc.Find("li.change").Each(func(_ int, s *goquery.Selection) {
-		out = append(out, strings.Join(strings.Fields(s.Text()), " "))
-	})
-	return out
-}
-
 // TestReleasePagesHaveEverySection93Item checks the release pages of the
 // seed history against the dated change history of the seed's section 9.3.
 func TestReleasePagesHaveEverySection93Item(t *testing.T) {
@@ -86,22 +79,22 @@ func TestReleasePagesHaveEverySection93Item(t *testing.T) {
 		},
 		"2026-02-10": {{[]string{"ORG_LOCKED_ACCELERATED", "events"}, false}},
 		"2026-02-09": {
-			{[]string{"notifications", "minItems", "AnyOtherAlertConfig"}, true},
-			{[]string{"notifications", "minItems", "StreamProcessorAlertConfig"}, true},
+			{[]string{"notifications", "minItems", "Any Other"}, true},
+			{[]string{"notifications", "minItems", "Stream Processor"}, true},
 			{[]string{"logTypes", "became required"}, true},
 			{[]string{"GROUP_BACKUP_MANAGER", "POST /api/example/v2/orgs/{orgId}/apiKeys"}, true},
 			{[]string{"Use-Effective-Fields-Replication-Specs", "header"}, false},
 			{[]string{"deleteAfterCreationHours"}, false},
 			{[]string{"deleteAfterDate"}, false},
 			{[]string{"effectiveReplicationSpecs"}, false},
-			{[]string{"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "providerSettings/regionName"}, false},
+			{[]string{"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "providerSettings.regionName"}, false},
 			{[]string{"AZURE_US_GOVERNMENT"}, false},
 			{[]string{"MODIFY_STREAM_PROCESSOR"}, false},
 			{[]string{"copyPolicyItemsEnabled"}, false},
-			{[]string{"copySettings/items/lastNumberOfSnapshots"}, false},
+			{[]string{"copySettings[].lastNumberOfSnapshots"}, false},
 			{[]string{"deleteCopySnapshots"}, false},
 			{[]string{"portMappingEnabled"}, false},
-			{[]string{"connections/items/region"}, false},
+			{[]string{"connections[].region"}, false},
 			{[]string{"bucketName"}, false},
 			{[]string{"405"}, false},
 			{[]string{"PAYMENT_METHOD_FLAGGED", "MARKETPLACE_REFUND_ISSUED"}, false},
@@ -310,8 +303,13 @@ func TestFeed(t *testing.T) {
 			t.Errorf("entry %d: %+v", i, e)
 		}
 	}
-	if !strings.Contains(feed.Entries[1].Content.Body, "ORG_LOCKED_ACCELERATED") {
+	if !strings.Contains(feed.Entries[1].Content.Body, "<code>ORG_LOCKED_ACCELERATED</code>") {
 		t.Errorf("2026-02-10 entry content lacks its change: %s", feed.Entries[1].Content.Body)
+	}
+	for _, e := range feed.Entries {
+		if strings.Contains(e.Content.Body, "`") {
+			t.Errorf("%s: raw backticks in the feed: %s", e.ID, e.Content.Body)
+		}
 	}
 	// Without a base URL the ids are still absolute IRIs and stable.
 	opts.BaseURL = ""
@@ -408,5 +406,96 @@ func TestWriteFailingMidwayKeepsTheOldSite(t *testing.T) {
 	}
 	if len(entries) != 1 {
 		t.Errorf("beside the site: %v, want nothing left over", entries)
+	}
+}
+
+// TestMigrationGuides: the clusters bump of 2023-02-01 gets its guide page,
+// linked from the release line, listing each operation's changes.
+func TestMigrationGuides(t *testing.T) {
+	files, err := site.Build(seedReleases(t), seedOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const guide = "migrate/2023-01-01-to-2023-02-01.html"
+	doc := document(t, files, guide)
+	var ops []string
+	doc.Find("section.guide h2").Each(func(_ int, s *goquery.Selection) { ops = append(ops, s.Text()) })
+	if len(ops) != 5 || !slices.Contains(ops, "POST /api/example/v2/groups/{groupId}/clusters") {
+		t.Errorf("the guide covers %q, want the 5 clusters operations", ops)
+	}
+	if text := doc.Find("main").Text(); !strings.Contains(text, "replicationSpecs[].regionConfigs") || !strings.Contains(text, "srvAddress") {
+		t.Errorf("the guide lacks the clusters changes:\n%s", text)
+	}
+	release := document(t, files, "releases/2023-02-01.html")
+	if href, _ := release.Find("li.change a.guide").Attr("href"); href != "../"+guide {
+		t.Errorf("the release line links %q, want ../%s", href, guide)
+	}
+}
+
+func TestSearchIndexHoldsEveryRelease(t *testing.T) {
+	files, err := site.Build(seedReleases(t), seedOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(files["search-index.js"])
+	const prefix = "window.apiverSearchIndex = "
+	start := strings.Index(script, prefix)
+	if start < 0 {
+		t.Fatalf("search-index.js does not set the index:\n%.200s", script)
+	}
+	var index struct {
+		Operations []string `json:"operations"`
+		Lines      []struct {
+			Date   string `json:"d"`
+			Text   string `json:"t"`
+			Anchor string `json:"a"`
+		} `json:"lines"`
+	}
+	body := strings.TrimSuffix(strings.TrimSpace(script[start+len(prefix):]), ";")
+	if err := json.Unmarshal([]byte(body), &index); err != nil {
+		t.Fatal(err)
+	}
+	dates := map[string]bool{}
+	for _, l := range index.Lines {
+		dates[l.Date] = true
+		if strings.Contains(l.Text, "ORG_LOCKED_ACCELERATED") {
+			page := document(t, files, "releases/"+l.Date+".html")
+			if page.Find("#"+l.Anchor).Length() != 1 {
+				t.Errorf("releases/%s.html has no line #%s", l.Date, l.Anchor)
+			}
+		}
+	}
+	for _, r := range seedReleases(t) {
+		if len(r.Changes) > 0 && !dates[r.Date] {
+			t.Errorf("the search index has no line of %s", r.Date)
+		}
+	}
+}
+
+func TestResourcePageShowsTheSunsetRule(t *testing.T) {
+	files, err := site.Build(seedReleases(t), seedOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := document(t, files, "resources/get-api-example-v2-groups-groupid-clusters.html")
+	rule := strings.Join(strings.Fields(doc.Find("ul.sunset-rule").Text()), " ")
+	if want := "2023-01-01: deprecated 2023-02-01, the day 2023-02-01 was released; sunset 2024-02-01 = 2023-02-01 + 12 months."; rule != want {
+		t.Errorf("sunset rule %q, want %q", rule, want)
+	}
+}
+
+func TestDeprecationsToggleIsOverdueOnly(t *testing.T) {
+	opts := seedOptions()
+	opts.AsOf = civil.Date{Year: 2024, Month: 2, Day: 20}
+	files, err := site.Build(seedReleases(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := document(t, files, "deprecations.html")
+	if label := strings.TrimSpace(doc.Find("label.toggle").Text()); label != "Overdue only" {
+		t.Errorf("the deprecations toggle reads %q", label)
+	}
+	if doc.Find("tr.change.breaking").Length() == 0 {
+		t.Error("no overdue row for the toggle to keep")
 	}
 }

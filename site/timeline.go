@@ -44,7 +44,7 @@ type segment struct {
 const (
 	timelineWidth = 760
 	labelWidth    = 110
-	rightPad      = 130
+	rightPad      = 170
 	rowHeight     = 30
 	axisHeight    = 26
 )
@@ -158,4 +158,34 @@ func spanSentence(v *versionSpan) string {
 		s += ", removed " + v.Removed.String()
 	}
 	return s + ". "
+}
+
+// sunsetRules say how each deprecated version's dates follow from the
+// rule: deprecated on its successor's release date, sunset that date plus
+// the deprecation period, or its x-sunset when that is later.
+func sunsetRules(versions []*versionSpan, months int) []string {
+	if months <= 0 {
+		months = 12
+	}
+	var out []string
+	for _, v := range versions {
+		if v.Deprecated.IsZero() || v.Sunset.IsZero() {
+			continue
+		}
+		s := fmt.Sprintf("%s: deprecated %s", v.Version, v.Deprecated)
+		if v.Successor != "" {
+			s += fmt.Sprintf(", the day %s was released", v.Successor)
+		}
+		rule := v.Deprecated.AddMonths(months)
+		switch {
+		case v.Sunset == rule:
+			s += fmt.Sprintf("; sunset %s = %s + %d months.", v.Sunset, v.Deprecated, months)
+		case v.Sunset.After(rule):
+			s += fmt.Sprintf("; sunset %s, its x-sunset, later than %s + %d months = %s.", v.Sunset, v.Deprecated, months, rule)
+		default:
+			s += fmt.Sprintf("; sunset %s.", v.Sunset)
+		}
+		out = append(out, s)
+	}
+	return out
 }

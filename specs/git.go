@@ -58,6 +58,9 @@ func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
 	}
 	data, err := tree.read(file, opts.MaxSize)
 	if err != nil {
+		if _, missing := errors.AsType[*missingAtRef](err); missing {
+			return nil, fail(err.Error() + "; " + pathHint(file))
+		}
 		return nil, fail(err.Error())
 	}
 	if date.IsZero() {
@@ -144,7 +147,7 @@ func (c *gitCommit) read(file string, maxSize int64) ([]byte, error) {
 	case "tree":
 		return nil, fmt.Errorf("%q is a directory at %s", file, c.ref)
 	case object: // "<object> missing"
-		return nil, fmt.Errorf("%q does not exist at %s", file, c.ref)
+		return nil, &missingAtRef{file, c.ref}
 	default:
 		return nil, fmt.Errorf("%q is not a file at %s", file, c.ref)
 	}
@@ -153,6 +156,22 @@ func (c *gitCommit) read(file string, maxSize int64) ([]byte, error) {
 		return nil, fmt.Errorf("%q at %s: %s", file, c.ref, readProblem(&sizelimit.Error{Size: n, Limit: limit}))
 	}
 	return runGit(exec.Command("git", "cat-file", "blob", object))
+}
+
+// missingAtRef: no file at that path in the commit.
+type missingAtRef struct{ file, ref string }
+
+func (e *missingAtRef) Error() string { return fmt.Sprintf("%q does not exist at %s", e.file, e.ref) }
+
+// pathHint explains PATH of REF:PATH: people write it relative to where they
+// stand, git reads it from the repository's top.
+func pathHint(file string) string {
+	const hint = "PATH in REF:PATH is relative to the repository root"
+	prefix, err := git("rev-parse", "--show-prefix")
+	if err != nil || prefix == "" || strings.HasPrefix(file, "./") || strings.HasPrefix(file, "../") {
+		return hint + " (./PATH: relative to the working directory)"
+	}
+	return fmt.Sprintf("%s: from here write ./%s or %s", hint, file, path.Join(prefix, file))
 }
 
 // commitDate is the committer date of the commit, in the committer's time

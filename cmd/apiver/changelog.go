@@ -8,7 +8,6 @@ import (
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
-	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -16,10 +15,13 @@ import (
 )
 
 func newChangelogCmd(stderr io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
+	cmd := group(&cobra.Command{
 		Use:   "changelog",
 		Short: "Build, update and render the dated change history",
-	}
+		Example: `  apiver changelog build openapi/snapshots -o changelog.json
+  apiver changelog update --changelog changelog.json origin/main:openapi/api.yaml openapi/api.yaml
+  apiver changelog render changelog.json -o CHANGELOG.md`,
+	})
 	cmd.AddCommand(newChangelogBuildCmd(stderr), newChangelogUpdateCmd(), newChangelogRenderCmd(), newChangelogMigrateCmd())
 	return cmd
 }
@@ -31,7 +33,13 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build DIR",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
-		Args:  cobra.ExactArgs(1),
+		Long: `Walk the dated snapshots of DIR (the first YYYY-MM-DD in each file name) in date
+order and write the whole history as JSON: for each release date every change since
+the previous snapshot, per operation and version.`,
+		Example: `  apiver changelog build openapi/snapshots -o changelog.json
+  apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(configPath, cmd.ErrOrStderr())
 			if err != nil {
@@ -66,7 +74,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
-	cmd.Flags().StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(cmd.Flags(), &configPath)
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 	pathFilter.register(cmd.Flags())
 	return cmd
@@ -88,7 +96,15 @@ func newChangelogUpdateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "update --changelog FILE BASE REVISION",
 		Short: "Add the revision's release to an existing history (idempotent; the file is replaced atomically)",
-		Args:  cobra.ExactArgs(2),
+		Long: `Add the release of REVISION, compared with BASE, to the history file. A date already
+recorded is kept as it is, so running it twice changes nothing. BASE and REVISION are
+files or git REF:PATH.`,
+		Example: `  # After a release is merged: the previous release from git against the new spec
+  apiver changelog update --changelog changelog.json HEAD~1:openapi/api.yaml openapi/api.yaml
+
+  apiver changelog update --changelog changelog.json --revision-date 2025-01-15 old.yaml new.yaml`,
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: completeFiles(2, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := changelog.Read(path)
 			if err != nil {
@@ -125,7 +141,10 @@ func newChangelogRenderCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render CHANGELOG",
 		Short: "Render the history for people: one section per date, breaking changes first, identical changes grouped",
-		Args:  cobra.ExactArgs(1),
+		Example: `  apiver changelog render changelog.json -o CHANGELOG.md
+  apiver changelog render --format text changelog.json`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles(1, "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(changelog.RenderFormats, format); err != nil {
 				return err
@@ -141,7 +160,7 @@ func newChangelogRenderCmd() *cobra.Command {
 			return writeOutput(output, cmd.OutOrStdout(), func(w io.Writer) error { return changelog.Render(w, format, releases) })
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.RenderFormats))
+	formatFlag(cmd, &format, "markdown", changelog.RenderFormats)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file (replaced atomically) instead of stdout")
 	return cmd
 }
@@ -156,7 +175,10 @@ func newChangelogMigrateCmd() *cobra.Command {
 version --to of the resources of SNAPSHOT that have both. With --legacy and --map, compare the
 unversioned operations of LEGACY_SNAPSHOT under OLD_PREFIX with version --to of the operations
 of SNAPSHOT at the same path under NEW_PREFIX.`,
-		Args: cobra.ExactArgs(1),
+		Example: `  apiver changelog migrate openapi/api.yaml --from 2023-01-01 --to 2023-02-01
+  apiver changelog migrate openapi/api.yaml --legacy legacy.yaml --map /api/example/v1.0=/api/example/v2 --to 2023-02-01 --format text`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles(1, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(changelog.MigrationFormats, format); err != nil {
 				return err
@@ -214,8 +236,8 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	fs.StringVar(&to, "to", "", "the version clients move to")
 	fs.StringVar(&legacyPath, "legacy", "", "a snapshot of the unversioned legacy API to compare instead of --from")
 	fs.StringVar(&mapping, "map", "", "with --legacy: OLD_PREFIX=NEW_PREFIX of the paths")
-	fs.StringVar(&format, "format", "markdown", fmt.Sprintf("output format: %v", changelog.MigrationFormats))
-	fs.StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	formatFlag(cmd, &format, "markdown", changelog.MigrationFormats)
+	configFlag(fs, &configPath)
 	pathFilter.register(fs)
 	return cmd
 }

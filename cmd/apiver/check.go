@@ -28,8 +28,25 @@ func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
 		Use:   "check BASE REVISION",
 		Short: "Tell whether the revision's spec change is allowed by the versioning policy",
 		Long: `Compare two dated snapshots per operation and version and apply the versioning
-policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input error.`,
-		Args: cobra.ExactArgs(2),
+policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input error.
+
+BASE and REVISION are snapshot files, or REF:PATH to read a file as committed at a
+git revision (PATH relative to the repository's top, or to the working directory
+when it starts with ./). A snapshot's date is the first YYYY-MM-DD in its file name
+unless --base-date or --revision-date gives it.`,
+		Example: `  # A pull request: the base branch's spec from git against the work tree's
+  apiver check origin/main:openapi/api.yaml openapi/api.yaml
+
+  # Two dated snapshot files
+  apiver check snapshots/api-2024-11-19.yaml snapshots/api-2024-12-19.yaml
+
+  # Print text, also save SARIF for code scanning and JUnit for a test report
+  apiver check --output sarif=apiver.sarif --output junit=apiver-junit.xml HEAD~1:api.yaml api.yaml
+
+  # Accept known changes for a while; fail on warnings too
+  apiver check --exemptions exemptions.yaml --fail-on warning base.yaml revision.yaml`,
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: completeFiles(2, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -41,8 +58,8 @@ policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input er
 	fs := cmd.Flags()
 	opts.register(fs)
 	opts.registerDate(fs)
-	formatFlag(fs, &opts.format, printer.CheckFormats)
-	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`)")
+	formatFlag(cmd, &opts.format, "text", printer.CheckFormats)
+	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "`FILE` of more exemptions: a list under exemptions:, as in the config")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error, warning or info (oasdiff's ERR, WARN, INFO too)")
 	fs.StringArrayVar(&opts.outputs, "output", nil, "also write the report to a file, as `FORMAT=FILE` (e.g. sarif=apiver.sarif; repeatable)")
 	return cmd
@@ -73,7 +90,7 @@ func checkRun(opts *checkOptions) error {
 		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, Root: specs.RepoRoot(), Version: apiverVersion(),
+	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
 		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
 	for _, p := range cmp.result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})

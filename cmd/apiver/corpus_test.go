@@ -51,6 +51,30 @@ func TestRealHistoryUnderMemoryLimit(t *testing.T) {
 	if got, want := len(h.Dates()), len(corpus.Names(t))-1; got != want {
 		t.Errorf("%d releases, want %d", got, want)
 	}
+
+	// The Markdown of the whole history reads like a hand-written changelog:
+	// at most 5,000 lines, though the JSON keeps every change.
+	releases, err := h.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := changelog.Render(&md, "markdown", releases); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(md.String(), "\n"); lines > 5000 {
+		t.Errorf("the real history's Markdown takes %d lines, want at most 5000", lines)
+	}
+	history := changelog.NewLifecycles(releases)
+	for _, r := range releases {
+		n := 0
+		for _, l := range changelog.Lines(r, history) {
+			n += l.Entries
+		}
+		if n != len(r.Changes) {
+			t.Errorf("%s: the lines stand for %d of %d changes", r.Date, n, len(r.Changes))
+		}
+	}
 }
 
 // TestRealPairOneScreen holds the check of the real pair 2024-11-19 →

@@ -22,7 +22,13 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff BASE REVISION",
 		Short: "List every change of every level, per operation and version",
-		Args:  cobra.ExactArgs(2),
+		Long: `List every change between two snapshots, of every level (error, warning, info),
+per operation and version. BASE and REVISION are files or git REF:PATH.`,
+		Example: `  apiver diff snapshots/api-2024-11-19.yaml snapshots/api-2024-12-19.yaml
+  apiver diff --format json origin/main:openapi/api.yaml openapi/api.yaml
+  apiver diff --format markdown HEAD~1:api.yaml api.yaml > changes.md`,
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: completeFiles(2, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -33,7 +39,7 @@ func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
 	}
 	opts.register(cmd.Flags())
 	opts.registerDate(cmd.Flags())
-	formatFlag(cmd.Flags(), &opts.format, printer.Formats)
+	formatFlag(cmd, &opts.format, "text", printer.Formats)
 	cmd.Flags().BoolVar(&opts.failOnDiff, "fail-on-diff", false, "exit 1 when any change is listed")
 	return cmd
 }

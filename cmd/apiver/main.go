@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,7 +30,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	switch {
 	case err == nil:
 		return exitPass
@@ -39,8 +38,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitPolicy
 	default:
 		fmt.Fprintf(stderr, "apiver: %s\n", oneLine(err.Error()))
+		if isUsageError(err) && cmd != nil {
+			fmt.Fprintf(stderr, "Usage: %s\nRun '%s --help' for examples.\n", usageLine(cmd), cmd.CommandPath())
+		}
 		return exitInput
 	}
+}
+
+// isUsageError tells a bad command line from bad input. cobra returns a
+// missing required flag as a plain error.
+func isUsageError(err error) bool {
+	if _, ok := errors.AsType[*usageError](err); ok {
+		return true
+	}
+	return strings.HasPrefix(err.Error(), "required flag(s)")
 }
 
 // oneLine escapes control characters and line separators, so that an input
@@ -56,13 +67,4 @@ func oneLine(msg string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// apiverVersion is the module version the binary was built from ("devel"
-// for a build from a work tree), for SARIF's tool description.
-func apiverVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "devel"
 }

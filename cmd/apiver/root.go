@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -18,17 +19,99 @@ import (
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "apiver",
-		Short:         "Keep a date-versioned HTTP API honest",
-		Long:          "apiver reads dated OpenAPI snapshots, tells whether a spec change is allowed under the versioning policy, and writes the dated change history.",
+		Use:   "apiver",
+		Short: "Keep a date-versioned HTTP API honest",
+		Long:  "apiver reads dated OpenAPI snapshots, tells whether a spec change is allowed under the versioning policy, and writes the dated change history.",
+		Example: `  # Gate a pull request: the base from git, the revision from the work tree
+  apiver check origin/main:openapi/api.yaml openapi/api.yaml
+
+  # Build the change history and its website
+  apiver changelog build openapi/snapshots -o changelog.json
+  apiver site changelog.json -o public
+
+  # What is deprecated, and when does it go
+  apiver sunset openapi/api.yaml --within 90d`,
+		Version:       readVersion().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	group(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
-	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil), newChangelogCmd(stderr), newSiteCmd(nil))
+	root.SetVersionTemplate("apiver {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
+		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd())
+	// cobra adds its completion command at Execute; added now, it gets examples.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Example = `  # bash, for every new shell
+  apiver completion bash > /etc/bash_completion.d/apiver
+  # zsh
+  apiver completion zsh > "${fpath[1]}/_apiver"
+  # fish
+  apiver completion fish > ~/.config/fish/completions/apiver.fish`
+	}
+	registerFlagCompletions(root)
+	for _, c := range allCommands(root) {
+		if args := c.Args; args != nil {
+			c.Args = func(c *cobra.Command, a []string) error {
+				if err := args(c, a); err != nil {
+					return &usageError{err}
+				}
+				return nil
+			}
+		}
+	}
 	return root
+}
+
+// allCommands is root and every command under it.
+func allCommands(root *cobra.Command) []*cobra.Command {
+	all := []*cobra.Command{root}
+	for _, c := range root.Commands() {
+		all = append(all, allCommands(c)...)
+	}
+	return all
+}
+
+// group makes a command that only holds others refuse an unknown
+// subcommand (cobra would print the help and exit 0) and print its help
+// when called alone.
+func group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = unknownCommand
+	cmd.SuggestionsMinimumDistance = 2
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	return cmd
+}
+
+// unknownCommand refuses arguments to a command that only groups others, on
+// one line with cobra's suggestions (cobra's own text spans several lines).
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
+	}
+	return errors.New(msg)
+}
+
+// usageError is a bad command line (an unknown flag or command, a wrong
+// number of arguments, a missing required flag): the error is followed by
+// the command's usage line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usageLine is the command's synopsis: its Use, or for a group "COMMAND".
+func usageLine(cmd *cobra.Command) string {
+	if cmd.HasAvailableSubCommands() {
+		return cmd.CommandPath() + " COMMAND"
+	}
+	return cmd.UseLine()
 }
 
 // pathFlags are --match-path and --exclude-path, which restrict every
@@ -78,7 +161,7 @@ func (f *pairFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.baseDate, "base-date", "", "release date of the base snapshot (default: the first YYYY-MM-DD in its file name)")
 	fs.StringVar(&f.revisionDate, "revision-date", "", "release date of the revision (default: the first YYYY-MM-DD in its file name)")
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
-	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(fs, &f.configPath)
 }
 
 // registerDate adds --date, for the commands that judge sunsets.
@@ -163,8 +246,10 @@ func parseDate(flag, value string) (civil.Date, error) {
 // date when neither --date nor the revision's name gives one.
 func today() civil.Date { return civil.DateOf(time.Now()) }
 
-func formatFlag(fs *pflag.FlagSet, target *string, formats []string) {
-	fs.StringVar(target, "format", "text", fmt.Sprintf("output format: %v", formats))
+// formatFlag declares --format and completes its values.
+func formatFlag(cmd *cobra.Command, target *string, def string, formats []string) {
+	cmd.Flags().StringVar(target, "format", def, "output `FORMAT`: "+strings.Join(formats, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 }
 
 func checkFormat(formats []string, format string) error {
@@ -174,15 +259,7 @@ func checkFormat(formats []string, format string) error {
 	return nil
 }
 
-// loadConfig reads the config and prints its warnings, one line each.
-func loadConfig(path string, stderr io.Writer) (policy.Config, error) {
-	cfg, err := policy.LoadConfig(path)
-	if err == nil {
-		warn(stderr, cfg.Warnings)
-	}
-	return cfg, err
-}
-
+// warn prints warnings on stderr, one line each.
 func warn(stderr io.Writer, warnings []string) {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "apiver: warning: %s\n", oneLine(w))

@@ -18,7 +18,9 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "Print the rule catalogue: apiver's rules and every oasdiff check id, with their effective severity",
-		Args:  cobra.NoArgs,
+		Example: `  apiver rules
+  apiver rules --format json --config apiver.yaml`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.out, opts.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -27,8 +29,8 @@ func newRulesCmd(runF func(*rulesOptions) error) *cobra.Command {
 			return rulesRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
-	formatFlag(cmd.Flags(), &opts.format, printer.RulesFormats)
+	configFlag(cmd.Flags(), &opts.configPath)
+	formatFlag(cmd, &opts.format, "text", printer.RulesFormats)
 	return cmd
 }
 

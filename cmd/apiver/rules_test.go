@@ -64,14 +64,13 @@ func runRuleCase(t *testing.T, file string) {
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
 	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
-	if args[0] == "diff" {
-		got = summarizeChanges(t, code, stdout.Bytes(), stderr.String())
-	}
 
 	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(args, " "))
 }
 
-// summarizeFindings is the exit code, then one line per finding.
+// summarizeFindings is the exit code, then one line per finding of a
+// check, or per change of a diff (by level, change id, operation, version
+// and location), or the input error.
 func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) string {
 	t.Helper()
 	var b strings.Builder
@@ -80,45 +79,31 @@ func summarizeFindings(t *testing.T, code int, stdout []byte, stderr string) str
 		fmt.Fprintf(&b, "stderr %s", stderr)
 		return b.String()
 	}
-	var report struct{ Findings []policy.Finding }
+	var report struct {
+		Findings []policy.Finding
+		Changes  []diff.Change
+	}
 	if err := json.Unmarshal(stdout, &report); err != nil {
-		t.Fatalf("check output is not JSON: %v\n%s", err, stdout)
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
 	for _, f := range report.Findings {
-		loc := "-"
-		if f.Location != nil {
-			loc = fmt.Sprintf("%s:%d", f.Location.File, f.Location.Line)
-		}
-		fmt.Fprintf(&b, "%s %s %q %s %s %s", f.Severity, f.Rule, f.Operation, dash(f.Version), dash(f.Change), loc)
+		fmt.Fprintf(&b, "%s %s %q %s %s %s", f.Severity, f.Rule, f.Operation, dash(f.Version), dash(f.Change), locationText(f.Location))
 		if f.Exempted {
 			b.WriteString(" exempted")
 		}
 		b.WriteString("\n")
 	}
+	for _, c := range report.Changes {
+		fmt.Fprintf(&b, "%s %s %q %s %s\n", c.Level, c.ID, c.Operation, dash(c.Version), locationText(c.Location))
+	}
 	return b.String()
 }
 
-// summarizeChanges is the exit code, then one line per change of a diff.
-func summarizeChanges(t *testing.T, code int, stdout []byte, stderr string) string {
-	t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "exit %d\n", code)
-	if code == exitInput {
-		fmt.Fprintf(&b, "stderr %s", stderr)
-		return b.String()
+func locationText(l *diff.Location) string {
+	if l == nil {
+		return "-"
 	}
-	var report struct{ Changes []diff.Change }
-	if err := json.Unmarshal(stdout, &report); err != nil {
-		t.Fatalf("diff output is not JSON: %v\n%s", err, stdout)
-	}
-	for _, c := range report.Changes {
-		loc := "-"
-		if c.Location != nil {
-			loc = fmt.Sprintf("%s:%d", c.Location.File, c.Location.Line)
-		}
-		fmt.Fprintf(&b, "%s %s %q %s %s\n", c.Level, c.ID, c.Operation, dash(c.Version), loc)
-	}
-	return b.String()
+	return fmt.Sprintf("%s:%d", l.File, l.Line)
 }
 
 func dash(s string) string {

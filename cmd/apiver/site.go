@@ -31,7 +31,10 @@ atomically; an existing DIR must be empty or a site apiver wrote.
 
 The deprecations page counts days left from --date, else the date of
 --snapshot, else the newest release's date.`,
-		Args: cobra.ExactArgs(1),
+		Example: `  apiver site changelog.json -o public --title "Example API changelog"
+  apiver site changelog.json -o public --base-url https://example.github.io/api/ --snapshot openapi/api.yaml`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles(1, "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.changelogPath, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -59,7 +62,11 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.changelogPath, err)
 	}
-	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL}
+	cfg, err := policy.LoadConfig(opts.configPath)
+	if err != nil {
+		return err
+	}
+	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL, DeprecationMonths: cfg.DeprecationMonths}
 	if opts.snapshot != "" {
 		clock, lifecycles, err := opts.lifecycles(opts.snapshot)
 		if err != nil {

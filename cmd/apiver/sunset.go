@@ -27,8 +27,17 @@ func newSunsetCmd(runF func(*sunsetOptions) error) *cobra.Command {
 		Long: `List the versions whose sunset falls within --within days of the date, and those
 already past their sunset. --format ics writes an iCalendar file with one all-day
 event per sunset to subscribe to. With --fail-on-overdue the exit code is 1 when a
-version is overdue.`,
-		Args: cobra.ExactArgs(1),
+version is overdue. SNAPSHOT is a file or git REF:PATH.`,
+		Example: `  # What goes within the next quarter
+  apiver sunset openapi/api.yaml --within 90d
+
+  # A calendar to publish and subscribe to
+  apiver sunset openapi/api.yaml --within 365d --format ics -o sunsets.ics
+
+  # A scheduled job that fails while something is past its sunset
+  apiver sunset origin/main:openapi/api.yaml --fail-on-overdue`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles(1, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -38,7 +47,7 @@ version is overdue.`,
 		},
 	}
 	opts.register(cmd.Flags())
-	formatFlag(cmd.Flags(), &opts.format, printer.SunsetFormats)
+	formatFlag(cmd, &opts.format, "text", printer.SunsetFormats)
 	cmd.Flags().StringVar(&opts.within, "within", "90d", "the window after the date, in days (90d or 90)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write to this file (replaced atomically) instead of stdout, e.g. a calendar to publish")
 	cmd.Flags().BoolVar(&opts.failOnOverdue, "fail-on-overdue", false, "exit 1 when a version is past its sunset")

@@ -23,7 +23,7 @@ type snapshotFlags struct {
 func (f *snapshotFlags) register(fs *pflag.FlagSet) {
 	f.pathFlags.register(fs)
 	fs.StringVar(&f.date, "date", "", "the clock's today (default: the snapshot's date, else the current date)")
-	fs.StringVar(&f.configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
+	configFlag(fs, &f.configPath)
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 }
 
@@ -70,7 +70,14 @@ func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "versions SNAPSHOT",
 		Short: "List every operation's versions with state, deprecation date, sunset date and successor",
-		Args:  cobra.ExactArgs(1),
+		Long: `List every operation of SNAPSHOT (a file or git REF:PATH) with its versions: state
+(stable, deprecated, sunset-overdue, pre-release), deprecation date, sunset date and
+successor, as of --date (default: the snapshot's date).`,
+		Example: `  apiver versions openapi/api.yaml
+  apiver versions --date 2025-01-01 --format json snapshots/api-2024-12-19.yaml
+  apiver versions origin/main:openapi/api.yaml`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeFiles(1, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path, opts.out, opts.stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if runF != nil {
@@ -80,7 +87,7 @@ func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
 		},
 	}
 	opts.register(cmd.Flags())
-	formatFlag(cmd.Flags(), &opts.format, printer.VersionsFormats)
+	formatFlag(cmd, &opts.format, "text", printer.VersionsFormats)
 	return cmd
 }
 

@@ -1,0 +1,257 @@
+package changelog_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/changelog"
+)
+
+const seedHistory = "../testdata/golden/changelog.json"
+
+func seedReleases(t *testing.T) []changelog.Release {
+	t.Helper()
+	h, err := changelog.Read(seedHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases, err := h.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return releases
+}
+
+// section is the Markdown of one release date.
+func section(t *testing.T, releases []changelog.Release, date string) string {
+	t.Helper()
+	var b strings.Builder
+	if err := changelog.Render(&b, "markdown", releases); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	start := strings.Index(md, "\n## "+date+"\n")
+	if start < 0 {
+		t.Fatalf("no section for %s", date)
+	}
+	rest := md[start+1:]
+	if end := strings.Index(rest[3:], "\n## "); end >= 0 {
+		rest = rest[:end+4]
+	}
+	return rest
+}
+
+// TestSeedRelease20260209 holds the Markdown of the seed's 2026-02-09
+// release to the length of its hand-written history (section 9.3) while it
+// still names every item of 9.3 and section 6 for that date.
+func TestSeedRelease20260209(t *testing.T) {
+	md := section(t, seedReleases(t), "2026-02-09")
+	nonBlank := 0
+	for _, l := range strings.Split(md, "\n") {
+		if strings.TrimSpace(l) != "" {
+			nonBlank++
+		}
+	}
+	if nonBlank > 40 {
+		t.Errorf("2026-02-09 takes %d non-blank lines, want at most 40", nonBlank)
+	}
+	for _, want := range []string{
+		// Role names removed from request and response properties.
+		"GROUP_BACKUP_MANAGER", "GROUP_CLUSTER_MANAGER", "GROUP_DATABASE_ACCESS_ADMIN", "GROUP_DATA_ACCESS_ADMIN",
+		"GROUP_DATA_ACCESS_READ_ONLY", "GROUP_DATA_ACCESS_READ_WRITE", "GROUP_OBSERVABILITY_VIEWER", "GROUP_OWNER",
+		"GROUP_READ_ONLY", "GROUP_SEARCH_INDEX_EDITOR", "GROUP_STREAM_PROCESSING_OWNER", "ORG_BILLING_ADMIN",
+		"ORG_BILLING_READ_ONLY", "ORG_GROUP_CREATOR", "ORG_MEMBER", "ORG_OWNER", "ORG_READ_ONLY", "ORG_STREAM_PROCESSING_ADMIN",
+		"`apiKey.roles[].roleName`", "`roles[].roleName`", "`roles[]`", "`groupRoleAssignments[].groupRole`",
+		// minItems of notifications in the alert configuration variants.
+		"`notifications`", "minItems", "alert configuration variants", "Any Other", "Billing Threshold", "Cluster",
+		"Host", "Host Metric", "Replica Set", "Stream Processor",
+		// Region names.
+		"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "`replicationSpecs[].regionConfigs[].regionName`",
+		"`providerSettings.regionName`", "`copySettings[].regionName`", "`regionName`",
+		"AZURE_US_GOVERNMENT", "`azureKeyVault.azureEnvironment`",
+		"MODIFY_STREAM_PROCESSOR", "`actions[].action`",
+		// Clusters and backup.
+		"Use-Effective-Fields-Replication-Specs", "effectiveReplicationSpecs", "deleteAfterCreationHours", "deleteAfterDate",
+		"copyPolicyItemsEnabled", "`copySettings[].copyPolicyItems`", "`copySettings[].lastNumberOfSnapshots`",
+		"deleteCopySnapshots", "updateCopySnapshots",
+		// Log integrations.
+		"`logTypes`", "became required", "AZURE_BLOB_LOG_EXPORT", "DATADOG_LOG_EXPORT", "OTEL_LOG_EXPORT", "S3_LOG_EXPORT",
+		"SPLUNK_LOG_EXPORT", "`MONGOD`", "`MONGOD_AUDIT`", "`MONGOS`", "`MONGOS_AUDIT`", "`bucketName`", "`iamRoleId`",
+		"`kmsKey`", "`prefixPath`", "discriminator",
+		// Private endpoints, errors (section 7) and events (section 6).
+		"portMappingEnabled", "`connections[].region`", "`405`",
+		"ADMIN_OVERRIDE_PAYMENT_METHOD_EXPIRED", "MARKETPLACE_REFUND_ISSUED", "PAYMENT_METHOD_FLAGGED", "PAYMENT_METHOD_UNFLAGGED",
+		"`results[].eventTypeName`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("2026-02-09 does not name %s", want)
+		}
+	}
+}
+
+var code = regexp.MustCompile("`([^`]*)`")
+
+// TestEveryChangeStaysInTheMarkdown: each entry's operation and the last
+// name of each of its quoted values are in its release's section, and the
+// lines stand for every entry.
+func TestEveryChangeStaysInTheMarkdown(t *testing.T) {
+	releases := seedReleases(t)
+	history := changelog.NewLifecycles(releases)
+	for _, r := range releases {
+		md := section(t, releases, r.Date)
+		n := 0
+		for _, l := range changelog.Lines(r, history) {
+			n += l.Entries
+		}
+		if n != len(r.Changes) {
+			t.Errorf("%s: lines stand for %d entries, want %d", r.Date, n, len(r.Changes))
+		}
+		for _, e := range r.Changes {
+			if !strings.Contains(md, "`"+e.Operation+"`") {
+				t.Errorf("%s: %s is not named", r.Date, e.Operation)
+			}
+			for _, m := range code.FindAllStringSubmatch(e.Text, -1) {
+				for _, name := range strings.Split(m[1], ", ") {
+					name = name[strings.LastIndexAny(name, "/]")+1:]
+					if name != "" && name != "items" && !strings.Contains(md, name) {
+						t.Errorf("%s: %q of %q is not in the Markdown", r.Date, name, e.Text)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestInvisibleValuesAreQuoted(t *testing.T) {
+	r := changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		{Operation: "GET /a", Version: "2023-01-01", ID: "response-property-enum-value-added", Text: "added the new `` enum value to the `kind` response property for the response status `200`"},
+		{Operation: "GET /a", Version: "2023-01-01", ID: "response-property-enum-value-added", Text: "added the new ` ` enum value to the `kind` response property for the response status `200`"},
+	}}
+	ls := changelog.Lines(r, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1", len(ls))
+	}
+	if !strings.Contains(ls[0].Text, "`\"\"`") || !strings.Contains(ls[0].Text, "`\" \"`") {
+		t.Errorf("line %q does not quote the empty and blank values", ls[0].Text)
+	}
+}
+
+func TestStatusesMerge(t *testing.T) {
+	r := changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		{Operation: "GET /a", Version: "2023-01-01", ID: "response-optional-property-became-read-only", Text: "the response optional property `errorCode` became read-only for the status `401`"},
+		{Operation: "GET /a", Version: "2023-01-01", ID: "response-optional-property-became-read-only", Text: "the response optional property `errorCode` became read-only for the status `500`"},
+	}}
+	ls := changelog.Lines(r, nil)
+	if len(ls) != 1 || !strings.Contains(ls[0].Text, "for the 401 and 500 responses") {
+		t.Errorf("lines %+v, want one for the 401 and 500 responses", ls)
+	}
+}
+
+func entry(op, id, text string) changelog.Entry {
+	return changelog.Entry{Operation: op, Version: "2023-01-01", ID: id, Text: text}
+}
+
+// Sibling oneOf branches of one schema merge into one line that names them.
+func TestVariantsMerge(t *testing.T) {
+	var changes []changelog.Entry
+	for _, v := range []string{"AnyOtherAlertConfig", "HostAlertConfig", "ClusterAlertConfig"} {
+		for _, op := range []string{"POST /alertConfigs", "PUT /alertConfigs/{id}"} {
+			changes = append(changes, entry(op, "request-property-min-items-set", "the `oneOf[#/components/schemas/"+v+"]/notifications` request property's minItems was set to `1`"))
+		}
+	}
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: changes}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	want := "The `notifications` request property's minItems was set to `1` in 3 alert configuration variants: Any Other, Cluster, Host"
+	if ls[0].Text != want || len(ls[0].Uses) != 2 || ls[0].Entries != 6 {
+		t.Errorf("line %q with %d uses, %d entries; want %q with 2 uses, 6 entries", ls[0].Text, len(ls[0].Uses), ls[0].Entries, want)
+	}
+}
+
+// Operations that differ in the property or status they name share a line,
+// each with its own detail; nothing is claimed for an operation that did
+// not have it.
+func TestOperationsKeepTheirDetails(t *testing.T) {
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		entry("POST /orgs", "response-optional-property-added", "added the optional property `roleName` to the response with the `201` status"),
+		entry("GET /orgs/{id}", "response-optional-property-added", "added the optional property `roles/items/roleName` to the response with the `200` status"),
+	}}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	details := map[string]string{}
+	for _, u := range ls[0].Uses {
+		details[u.Operation] = u.Detail
+	}
+	if details["POST /orgs"] != "`roleName`, 201 response" || details["GET /orgs/{id}"] != "`roles[].roleName`, 200 response" {
+		t.Errorf("details %q", details)
+	}
+}
+
+// Two properties changed in two operations each merge only when every
+// combination happened.
+func TestMergesAreCrossProducts(t *testing.T) {
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
+		entry("POST /a", "request-property-removed", "removed the request property `x`"),
+		entry("POST /a", "request-property-removed", "removed the request property `y`"),
+		entry("POST /b", "request-property-removed", "removed the request property `x`"),
+	}}, nil)
+	claimed := map[string]bool{}
+	for _, l := range ls {
+		for _, u := range l.Uses {
+			for _, p := range []string{"`x`", "`y`"} {
+				if strings.Contains(l.Text, p) || strings.Contains(u.Detail, p) {
+					claimed[u.Operation+" "+p] = true
+				}
+			}
+		}
+	}
+	if claimed["POST /b `y`"] || !claimed["POST /a `x`"] || !claimed["POST /a `y`"] || !claimed["POST /b `x`"] {
+		t.Errorf("lines claim %v", claimed)
+	}
+}
+
+func TestLifecycleLines(t *testing.T) {
+	releases := []changelog.Release{
+		{Date: "2024-03-01", Changes: []changelog.Entry{{Operation: "GET /clusters", Version: "2023-01-01", ID: changelog.VersionRemoved, Breaking: true, Text: "Version 2023-01-01 removed"}}},
+		{Date: "2023-02-01", Changes: []changelog.Entry{
+			{Operation: "GET /clusters", Version: "2023-01-01", ID: changelog.VersionDeprecated, Sunset: "2024-02-01", Text: "Version 2023-01-01 deprecated"},
+			{Operation: "GET /clusters", Version: "2023-02-01", ID: changelog.VersionReleased, Replaces: "2023-01-01", Text: "Version 2023-02-01 released"},
+		}},
+	}
+	var b strings.Builder
+	if err := changelog.Render(&b, "markdown", releases); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- `GET /clusters` 2023-01-01 removed (deprecated 2023-02-01, sunset 2024-02-01)\n",
+		"- `GET /clusters` 2023-01-01 deprecated in favour of 2023-02-01, sunset 2024-02-01\n",
+		"- `GET /clusters` 2023-02-01 released, replacing 2023-01-01\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestSummaryAndNotesAreShown(t *testing.T) {
+	e := entry("POST /a", "request-property-removed", "removed the request property `x`")
+	e.Note = "Send `y` instead."
+	releases := []changelog.Release{{Date: "2026-01-01", Summary: "One property goes.", Changes: []changelog.Entry{e}}}
+	for format, want := range map[string][]string{
+		"markdown": {"## 2026-01-01\n\nOne property goes.\n", "\n  > Send `y` instead.\n"},
+		"text":     {"2026-01-01\n==========\n\nOne property goes.\n", "\n  Note: Send `y` instead.\n"},
+	} {
+		var b strings.Builder
+		if err := changelog.Render(&b, format, releases); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, b.String())
+			}
+		}
+	}
+}

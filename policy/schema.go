@@ -1,0 +1,111 @@
+package policy
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/invopop/jsonschema"
+)
+
+// ConfigSchemaID is the schema's $id: a name, not a URL that is fetched.
+const ConfigSchemaID = "https://github.com/apiver/apiver/apiver.schema.json"
+
+// configDescriptions describe the fields of Config and Exemption for
+// editors; TestConfigSchema fails when a field has none.
+var configDescriptions = map[string]string{
+	"Config":                   "apiver's config file, apiver.yaml.",
+	"Config.Product":           "The product name of the vendor media types, application/vnd.PRODUCT.YYYY-MM-DD+json; detected from the documents when unset.",
+	"Config.DeprecationMonths": "Months from a version's deprecation (the date of its successor) to its sunset.",
+	"Config.Snapshot":          "all-versions: every supported version is in each snapshot, so a missing version was removed. latest-version: each snapshot publishes only the newest version of each operation, so a replaced version is deprecated, not removed.",
+	"Config.Severity":          "apiver rule ids and oasdiff check ids mapped to error, warning, info or off.",
+	"Config.Exemptions":        "Findings allowed to pass until a date.",
+	"Config.MaxSpecSizeMiB":    "The largest snapshot or $ref'd file read, in MiB; a bigger one is refused before it is read.",
+	"Exemption":                "Lets the matching findings pass until it expires.",
+	"Exemption.Rule":           "The apiver rule id exempted.",
+	"Exemption.Operation":      "METHOD /path; * matches one path segment, and the method may be *.",
+	"Exemption.Version":        "The resource version (YYYY-MM-DD); every version when unset.",
+	"Exemption.Change":         "The oasdiff check id; every change when unset.",
+	"Exemption.Reason":         "Why the finding may pass; shown with the exempted finding.",
+	"Exemption.Expires":        "The last day the exemption applies (YYYY-MM-DD); after it, it is itself an error (exemption-expired).",
+}
+
+// ConfigSchema is the JSON Schema (draft 2020-12) of apiver.yaml, reflected
+// from Config, with the enums and bounds that validate enforces, so that an
+// editor completes and checks the file.
+func ConfigSchema() ([]byte, error) {
+	r := &jsonschema.Reflector{
+		FieldNameTag: "yaml",
+		// Config is decoded strictly: an unknown key is an error.
+		AllowAdditionalProperties: false,
+		// No key is required: a missing one takes the default.
+		RequiredFromJSONSchemaTags: true,
+		DoNotReference:             true,
+		ExpandedStruct:             true,
+		BaseSchemaID:               ConfigSchemaID,
+		Anonymous:                  true,
+		LookupComment: func(t reflect.Type, field string) string {
+			if field == "" {
+				return configDescriptions[t.Name()]
+			}
+			return configDescriptions[t.Name()+"."+field]
+		},
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			if t == reflect.TypeFor[civil.Date]() {
+				return &jsonschema.Schema{Type: "string", Format: "date"}
+			}
+			return nil
+		},
+	}
+	s := r.Reflect(Config{})
+	s.ID = ConfigSchemaID
+	s.Title = "apiver.yaml"
+
+	def := DefaultConfig()
+	prop := func(s *jsonschema.Schema, name string) *jsonschema.Schema {
+		p, _ := s.Properties.Get(name)
+		return p
+	}
+	p := prop(s, "product")
+	p.Pattern = productName.String()
+	p = prop(s, "deprecationMonths")
+	p.Minimum, p.Default = "1", def.DeprecationMonths
+	p = prop(s, "snapshot")
+	p.Enum, p.Default = []any{AllVersions, LatestVersion}, def.Snapshot
+	p = prop(s, "maxSpecSizeMiB")
+	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecSizeMiB)), def.MaxSpecSizeMiB
+
+	ruleIDs, checkIDs := ids()
+	levels := []any{string(Error), string(Warning), string(Info), diff.LevelOff}
+	p = prop(s, "severity")
+	p.PropertyNames = &jsonschema.Schema{Enum: append(append([]any{}, ruleIDs...), checkIDs...)}
+	p.AdditionalProperties = &jsonschema.Schema{Type: "string", Enum: levels}
+
+	e := prop(s, "exemptions").Items
+	e.Required = []string{"operation", "reason", "expires"}
+	p = prop(e, "rule")
+	p.Enum, p.Default = ruleIDs, BreakingChangeWithoutNewVersion
+	prop(e, "operation").Pattern = operationPattern.String()
+	prop(e, "version").Format = "date"
+	prop(e, "change").Enum = checkIDs
+	prop(e, "reason").MinLength = ptr(uint64(1))
+
+	data, err := json.MarshalIndent(s, "", "  ")
+	return append(data, '\n'), err
+}
+
+// ids are apiver's rule ids and oasdiff's check ids, each sorted.
+func ids() (rules, checks []any) {
+	cat := BuildCatalogue(DefaultConfig())
+	for _, r := range cat.Rules {
+		rules = append(rules, r.ID)
+	}
+	for _, c := range cat.Checks {
+		checks = append(checks, c.ID)
+	}
+	return rules, checks
+}
+
+func ptr[T any](v T) *T { return &v }
