@@ -323,10 +323,12 @@ func (n mediaTypeNamer) dedupe(changes []Change) []Change {
 }
 
 func compareChanges(a, b Change) int {
-	return cmp.Or(cmp.Compare(a.Level.Rank(), b.Level.Rank()), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Message, b.Message), compareLocations(a.Location, b.Location))
+	return cmp.Or(cmp.Compare(a.Level.Rank(), b.Level.Rank()), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Message, b.Message), CompareLocations(a.Location, b.Location))
 }
 
-func compareLocations(a, b *Location) int {
+// CompareLocations orders locations by ref, file and line; a change without
+// a location comes last.
+func CompareLocations(a, b *Location) int {
 	switch {
 	case a == nil && b == nil:
 		return 0
@@ -335,7 +337,7 @@ func compareLocations(a, b *Location) int {
 	case b == nil:
 		return -1
 	}
-	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	return cmp.Or(cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 }
 
 // checkLevels turns level names into oasdiff levels, refusing unknown check

@@ -266,7 +266,7 @@ func compareGroups(a, b Group) int {
 		cmp.Compare(b.Reach(), a.Reach()),
 		cmp.Compare(a.Rule, b.Rule),
 		cmp.Compare(a.Change, b.Change),
-		compareLocations(a.Location, b.Location),
+		diff.CompareLocations(a.Location, b.Location),
 		cmp.Compare(a.Message, b.Message),
 		cmp.Compare(a.ID, b.ID),
 	)
@@ -280,16 +280,4 @@ func compareBool(a, b bool) int {
 		return 1
 	}
 	return -1
-}
-
-func compareLocations(a, b *diff.Location) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return cmp.Or(cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 }
