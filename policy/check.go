@@ -29,6 +29,12 @@ type Finding struct {
 	Exemption *Exemption `json:"-"`
 }
 
+// Fixable reports whether `apiver fix` can fix the finding: an error inside
+// an existing version, which a new version of the operation can carry.
+func (f Finding) Fixable() bool {
+	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && f.Operation != "" && f.Version != ""
+}
+
 // Report is the outcome of a check.
 type Report struct {
 	Date     civil.Date

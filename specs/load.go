@@ -34,6 +34,8 @@ type Snapshot struct {
 	// when none gives one.
 	Date civil.Date
 	Doc  *openapi3.T
+	// Data is the file's bytes as read, for commands that edit it.
+	Data []byte
 }
 
 // LoadOptions control how a snapshot is read.
@@ -97,7 +99,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Path: path, Date: date, Doc: doc}, nil
+	return &Snapshot{Path: path, Date: date, Doc: doc, Data: data}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.

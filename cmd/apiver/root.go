@@ -25,7 +25,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
-	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil), newChangelogCmd(stderr), newSiteCmd(nil))
+	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil), newChangelogCmd(stderr), newSiteCmd(nil), newFixCmd(nil))
 	return root
 }
 

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
+)
+
+type fixOptions struct {
+	pairFlags
+	basePath, revisionPath string
+	outPath                string
+	version                string
+	unified                bool
+	out                    io.Writer
+}
+
+func newFixCmd(runF func(*fixOptions) error) *cobra.Command {
+	opts := &fixOptions{}
+	cmd := &cobra.Command{
+		Use:   "fix BASE REVISION",
+		Short: "Write the revision that passes the check: in-place breaking changes moved to a new version",
+		Long: `Restore every existing version that the revision changed in a breaking way to
+its content in BASE, and add a new version with the revision's content; schemas the two
+would share but that differ are split. Exit code 0: the result passes the check; 1: some
+errors cannot be fixed by a new version (listed on stderr); 2: usage or input error.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if runF != nil {
+				return runF(opts)
+			}
+			return fixRun(opts)
+		},
+	}
+	fs := cmd.Flags()
+	opts.register(fs)
+	opts.registerDate(fs)
+	fs.StringVarP(&opts.outPath, "output", "o", "", "write the fixed revision (or the diff) to this file, atomically, instead of stdout")
+	fs.StringVar(&opts.version, "version", "", "the new version's date (default: the revision's date, else --date)")
+	fs.BoolVar(&opts.unified, "diff", false, "print a unified diff against REVISION instead of the fixed file")
+	return cmd
+}
+
+func fixRun(opts *fixOptions) error {
+	version, err := parseDate("--version", opts.version)
+	if err != nil {
+		return err
+	}
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
+	if err != nil {
+		return err
+	}
+	if version.IsZero() {
+		version = cmp.revision.Date
+	}
+	if version.IsZero() && opts.date != "" {
+		version = cmp.date
+	}
+	if version.IsZero() {
+		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
+	}
+	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
+	if err != nil {
+		return err
+	}
+	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
+	var targets []fix.Target
+	for _, f := range report.Findings {
+		if f.Fixable() {
+			targets = append(targets, fix.Target{Operation: f.Operation, Version: f.Version})
+		}
+	}
+	res, err := fix.Fix(fix.Input{Base: cmp.base, Revision: cmp.revision, Product: product, Targets: targets, Version: version.String()})
+	if err != nil {
+		return err
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(opts.stderr, "apiver: %s\n", n)
+	}
+	left, err := recheck(cmp, res.Data, product, opts.allowRemoteRefs)
+	if err != nil {
+		return err
+	}
+	out := res.Data
+	if opts.unified {
+		out = []byte(udiff.Unified("a/"+cmp.revision.Path, "b/"+cmp.revision.Path, string(cmp.revision.Data), string(res.Data)))
+	}
+	if err := writeOutput(opts.outPath, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+		return err
+	}
+	for _, f := range left {
+		version := f.Version
+		if version == "" {
+			version = "unversioned"
+		}
+		fmt.Fprintf(opts.stderr, "apiver: not fixable: %s %s: %s %s: %s\n", dashed(f.Operation), version, f.Rule, dashed(f.Change), oneLine(f.Message))
+	}
+	if len(left) > 0 {
+		return errPolicyFailed
+	}
+	return nil
+}
+
+// recheck checks the base against the fixed revision and returns the errors
+// that remain: what a new version cannot fix.
+func recheck(cmp *comparison, data []byte, product string, allowRemoteRefs bool) ([]policy.Finding, error) {
+	doc, err := specs.Parse(cmp.revision.Path, data, allowRemoteRefs)
+	if err != nil {
+		return nil, fmt.Errorf("the fixed revision does not load: %w", err)
+	}
+	fixed := *cmp.revision
+	fixed.Doc, fixed.Data = doc, data
+	result, err := diff.Compare(cmp.base, &fixed, diff.Options{Product: product, Levels: cmp.config.ChangeLevels(), Date: cmp.date})
+	if err != nil {
+		return nil, err
+	}
+	report := policy.Check(policy.Input{Base: cmp.base, Revision: &fixed, Result: result, Date: cmp.date, Config: cmp.config})
+	var left []policy.Finding
+	for _, f := range report.Findings {
+		if !f.Exempted && f.Severity == policy.Error {
+			left = append(left, f)
+		}
+	}
+	return left, nil
+}
+
+func dashed(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
