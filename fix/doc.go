@@ -164,19 +164,16 @@ func shift(lines []string, delta int) []string {
 	return lines
 }
 
-// cloneNode copies a node tree with rewrite applied to its $ref values.
+// cloneNode copies a node tree with rewrite applied to the strings that
+// point at a component (as eachRef finds them).
 func cloneNode(n *yaml.Node, rewrite func(string) string) *yaml.Node {
 	c := *n
 	c.Content = make([]*yaml.Node, len(n.Content))
 	for i, child := range n.Content {
 		c.Content[i] = cloneNode(child, rewrite)
 	}
-	if c.Kind == yaml.MappingNode && rewrite != nil {
-		for i := 0; i+1 < len(c.Content); i += 2 {
-			if c.Content[i].Value == "$ref" && c.Content[i+1].Kind == yaml.ScalarNode {
-				c.Content[i+1].Value = rewrite(c.Content[i+1].Value)
-			}
-		}
+	if c.Kind == yaml.ScalarNode && rewrite != nil && strings.HasPrefix(c.Value, "#/components/") {
+		c.Value = rewrite(c.Value)
 	}
 	return &c
 }

@@ -44,8 +44,8 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 		return applyJSON(rev, edits, rewrite)
 	}
 	type splice struct {
-		start, end, seq int
-		text            string
+		start, end, indent, seq int
+		text                    string
 	}
 	var splices []splice
 	for i, e := range edits {
@@ -58,7 +58,7 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 		if e.newShape {
 			rw = rewrite
 		}
-		s := splice{start: start, end: end, seq: i}
+		s := splice{start: start, end: end, indent: target.indent(), seq: i}
 		if e.kind != remove {
 			text, err := e.src.text(target.indent(), e.key, rw)
 			if err != nil {
@@ -75,7 +75,9 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 		splices = append(splices, s)
 	}
 	slices.SortStableFunc(splices, func(a, b splice) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.seq, b.seq))
+		// Of two insertions at one place, the deeper one ends the entry
+		// that the other follows.
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(b.indent, a.indent), cmp.Compare(a.seq, b.seq))
 	})
 	var out bytes.Buffer
 	at := 0

@@ -59,17 +59,14 @@ func rewriteRefText(line string, rewrite func(string) string) string {
 	})
 }
 
-// eachRef calls fn with every $ref value under n.
+// eachRef calls fn with every local component pointer under n: $ref
+// values, and the other strings that name one (a discriminator's mapping).
 func eachRef(n *yaml.Node, fn func(string)) {
 	if n == nil {
 		return
 	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "$ref" && n.Content[i+1].Kind == yaml.ScalarNode {
-				fn(n.Content[i+1].Value)
-			}
-		}
+	if n.Kind == yaml.ScalarNode && strings.HasPrefix(n.Value, "#/components/") {
+		fn(n.Value)
 	}
 	for _, c := range n.Content {
 		eachRef(c, fn)

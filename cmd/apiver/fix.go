@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
@@ -17,6 +18,7 @@ type fixOptions struct {
 	basePath, revisionPath string
 	outPath                string
 	version                string
+	exemptionsPath         string
 	unified                bool
 	out                    io.Writer
 }
@@ -44,6 +46,7 @@ errors cannot be fixed by a new version (listed on stderr); 2: usage or input er
 	opts.registerDate(fs)
 	fs.StringVarP(&opts.outPath, "output", "o", "", "write the fixed revision (or the diff) to this file, atomically, instead of stdout")
 	fs.StringVar(&opts.version, "version", "", "the new version's date (default: the revision's date, else --date)")
+	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "file with more exemptions (a list under `exemptions:`); exempted findings are left alone")
 	fs.BoolVar(&opts.unified, "diff", false, "print a unified diff against REVISION instead of the fixed file")
 	return cmd
 }
@@ -65,6 +68,14 @@ func fixRun(opts *fixOptions) error {
 	}
 	if version.IsZero() {
 		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
+	}
+	if opts.exemptionsPath != "" {
+		more, warnings, err := policy.LoadExemptions(opts.exemptionsPath)
+		if err != nil {
+			return err
+		}
+		warn(opts.stderr, warnings)
+		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
 	}
 	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
 	if err != nil {
@@ -90,7 +101,11 @@ func fixRun(opts *fixOptions) error {
 	}
 	out := res.Data
 	if opts.unified {
-		out = []byte(udiff.Unified("a/"+cmp.revision.Path, "b/"+cmp.revision.Path, string(cmp.revision.Data), string(res.Data)))
+		from, to := cmp.revision.Path, cmp.revision.Path
+		if !filepath.IsAbs(from) {
+			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
+		}
+		out = []byte(udiff.Unified(from, to, string(cmp.revision.Data), string(res.Data)))
 	}
 	if err := writeOutput(opts.outPath, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return err
