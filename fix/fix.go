@@ -291,7 +291,10 @@ func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) err
 	}
 	p.planned[strings.Join(full, "\x00")] = true
 	p.restored = append(p.restored, src.value)
-	key, _ := lookup(parent, rel[len(rel)-1], false)
+	key, value := lookup(parent, rel[len(rel)-1], false)
+	if key != nil && sameValue(src.value, value) {
+		return nil // equal already: the revision's own lines stay
+	}
 	if key != nil {
 		p.edits = append(p.edits, edit{kind: replace, parent: parent, anchor: key, src: src, key: src.key.Value})
 		return nil

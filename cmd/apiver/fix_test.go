@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -360,4 +361,68 @@ func refClosure(tree map[string]any, v any) map[string]bool {
 	}
 	walk(v)
 	return seen
+}
+
+// TestFixGolden runs the cases of testdata/fix: the archive's first comment
+// line is the command line, want.stdout the fixed file (or diff) and
+// want.exit the exit code followed by stderr; -update rewrites both. Every
+// comment line of the revision must survive the fix.
+func TestFixGolden(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/fix/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fix cases: %v", err)
+	}
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			archive, err := txtar.ParseFile(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			sections := map[string]int{}
+			for i, f := range archive.Files {
+				sections[f.Name] = i
+				if strings.HasPrefix(f.Name, "want.") {
+					continue
+				}
+				if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			line, _, _ := strings.Cut(string(archive.Comment), "\n")
+			args := strings.Fields(line)
+			var stdout, stderr bytes.Buffer
+			code := run(args, &stdout, &stderr)
+			got := map[string]string{"want.stdout": stdout.String(), "want.exit": fmt.Sprintf("%d\n%s", code, stderr.String())}
+			for _, name := range []string{"want.stdout", "want.exit"} {
+				i, ok := sections[name]
+				if !ok {
+					t.Fatalf("no %s section", name)
+				}
+				if *update {
+					archive.Files[i].Data = []byte(got[name])
+					continue
+				}
+				if d := cmp.Diff(string(archive.Files[i].Data), got[name]); d != "" {
+					t.Errorf("apiver %s: %s differs (-want +got):\n%s", line, name, d)
+				}
+			}
+			if *update {
+				if err := os.WriteFile(abs, txtar.Format(archive), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			revision := archive.Files[sections[args[len(args)-1]]].Data
+			if slices.Contains(args, "--diff") {
+				return
+			}
+			for _, l := range strings.Split(string(revision), "\n") {
+				if i := strings.Index(l, "# "); i >= 0 && !strings.Contains(stdout.String(), l[i:]) {
+					t.Errorf("the comment of line %q is lost", l)
+				}
+			}
+		})
+	}
 }
