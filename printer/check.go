@@ -104,7 +104,7 @@ func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error 
 		open, header, close string
 		rows                []string
 	}{
-		{"#### Errors\n\n", findingHeader, "\n", findingRows(errs)},
+		{"#### Errors\n\n", findingHeader, "\n" + fixLine(errs), findingRows(errs)},
 		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), findingHeader, "\n</details>\n\n", findingRows(warns)},
 		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exempted), plural(len(exemptions), "exemption")),
 			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
@@ -126,6 +126,20 @@ func checkMarkdown(w io.Writer, r *policy.Report, failOn policy.Severity) error 
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// fixLine points at apiver fix when some errors are fixable.
+func fixLine(errs []policy.Finding) string {
+	n := 0
+	for _, f := range errs {
+		if f.Fixable() {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s can be fixed: %s\n\n", plural(n, "error"), FixHint)
 }
 
 func findingRows(fs []policy.Finding) []string {

@@ -22,10 +22,16 @@ func checkGitHubActions(w io.Writer, r *policy.Report, failOn policy.Severity) e
 		props = append(props, "title="+escapeProperty(a.title()))
 		fmt.Fprintf(&b, "::%s %s::%s\n", workflowCommand(a.Finding), strings.Join(props, ","), escapeData(a.text()))
 	}
+	if line := fixLine(r.Findings); line != "" {
+		fmt.Fprintf(&b, "::notice title=apiver fix::%s\n", escapeData(strings.TrimSpace(line)))
+	}
 	fmt.Fprintln(&b, Summary(r, failOn))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// FixHint tells the reader of a fixable finding how to fix it.
+const FixHint = "`apiver fix BASE REVISION` writes the spec that passes: the existing version restored, the change in a new version."
 
 // workflowCommand is the annotation level: an exempted finding is a notice,
 // since it does not fail the check.
