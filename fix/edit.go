@@ -34,14 +34,25 @@ type edit struct {
 	// newShape marks content that must keep the revision's shape: its $refs
 	// follow the components renamed by the split.
 	newShape bool
+	// from and to rename a version: a field of the copied media type object
+	// whose whole value is the old version (x-version: 2024-01-01) names
+	// the new one.
+	from, to string
+}
+
+// Splice is one replacement of the revision's bytes [Start, End) by Text.
+type Splice struct {
+	Start, End int
+	Text       string
 }
 
 // apply writes the revision with the edits: spliced into its text for
-// YAML, so that untouched lines stay byte for byte; on the node tree for
-// JSON, written back as JSON.
-func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) {
+// YAML, so that untouched lines stay byte for byte (the splices are
+// returned too); on the node tree for JSON, written back as JSON.
+func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splice, error) {
 	if rev.json {
-		return applyJSON(rev, edits, rewrite)
+		data, err := applyJSON(rev, edits, rewrite)
+		return data, nil, err
 	}
 	type splice struct {
 		start, end, indent, seq int
@@ -51,7 +62,7 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 	for i, e := range edits {
 		target := entry{d: rev, key: e.anchor, value: valueOf(e.parent, e.anchor)}
 		if !target.block() {
-			return nil, fmt.Errorf("%s:%d: cannot edit a flow-style mapping; write it in block style", rev.path, e.anchor.Line)
+			return nil, nil, fmt.Errorf("%s:%d: cannot edit a flow-style mapping; write it in block style", rev.path, e.anchor.Line)
 		}
 		start, end := target.span()
 		var rw func(string) string
@@ -62,9 +73,9 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 		if e.kind != remove {
 			text, err := e.src.text(target.indent(), e.key, rw)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			s.text = text
+			s.text = renameVersionText(text, e.from, e.to)
 		}
 		if e.kind == insertAfter {
 			s.start = end
@@ -80,17 +91,19 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) 
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(b.indent, a.indent), cmp.Compare(a.seq, b.seq))
 	})
 	var out bytes.Buffer
+	var done []Splice
 	at := 0
 	for _, s := range splices {
 		if s.start < at {
-			return nil, fmt.Errorf("%s: two edits overlap at byte %d", rev.path, s.start)
+			return nil, nil, fmt.Errorf("%s: two edits overlap at byte %d", rev.path, s.start)
 		}
 		out.Write(rev.data[at:s.start])
 		out.WriteString(s.text)
+		done = append(done, Splice{Start: s.start, End: s.end, Text: s.text})
 		at = s.end
 	}
 	out.Write(rev.data[at:])
-	return out.Bytes(), nil
+	return out.Bytes(), done, nil
 }
 
 func valueOf(m, key *yaml.Node) *yaml.Node {
@@ -134,7 +147,13 @@ func applyJSON(rev *doc, edits []edit, rewrite func(string) string) ([]byte, err
 				after = l
 			}
 			i := indexOf(e.parent, after)
-			e.parent.Content = slices.Insert(e.parent.Content, i+2, key, cloneNode(e.src.value, rw))
+			value := cloneNode(e.src.value, rw)
+			for _, c := range value.Content {
+				if e.from != "" && c.Kind == yaml.ScalarNode && c.Value == e.from {
+					c.Value = e.to
+				}
+			}
+			e.parent.Content = slices.Insert(e.parent.Content, i+2, key, value)
 			last[e.anchor] = key
 		}
 	}
@@ -231,4 +250,34 @@ func jsonString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// renameVersionText renames the version in the fields of an entry's first
+// level whose whole value is the old version.
+func renameVersionText(text, from, to string) string {
+	if from == "" {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	child := -1
+	for i, l := range lines[1:] {
+		trimmed := strings.TrimLeft(l, " ")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		indent := len(l) - len(trimmed)
+		if child < 0 {
+			child = indent
+		}
+		if indent != child {
+			continue
+		}
+		key, value, ok := strings.Cut(trimmed, ":")
+		value, _, _ = strings.Cut(value, " #")
+		if !ok || strings.ContainsAny(key, "'\"") || strings.Trim(strings.TrimSpace(value), `'"`) != from {
+			continue
+		}
+		lines[i+1] = l[:indent] + key + ":" + strings.Replace(trimmed[len(key)+1:], from, to, 1)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -43,6 +43,9 @@ type Added struct {
 // Result is the fixed revision and what was done to it.
 type Result struct {
 	Data []byte
+	// Splices are the replacements that turned the revision into Data, in
+	// order; nil for JSON, which is written anew.
+	Splices []Splice
 	// Restored are the targets whose base content was put back.
 	Restored []Target
 	Added    []Added
@@ -94,7 +97,7 @@ func Fix(in Input) (*Result, error) {
 			p.edits = append(p.edits, edit{kind: replace, parent: e.parent, anchor: e.key, src: entry{d: p.rev, key: e.key, value: e.value}, key: e.key.Value, newShape: true})
 		}
 	}
-	p.res.Data, err = apply(rev, p.edits, renameRef(rename))
+	p.res.Data, p.res.Splices, err = apply(rev, p.edits, renameRef(rename))
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +224,7 @@ func (p *planner) version(baseOp, revOp *yaml.Node, revPath, v string, add bool)
 			p.kept = append(p.kept, value)
 			anchor := lastOfVersion(parent, p.in.Product, v)
 			p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: anchor,
-				src: entry{d: p.rev, key: key, value: value}, key: strings.Replace(e.key, "."+v, "."+p.in.Version, 1), newShape: true})
+				src: entry{d: p.rev, key: key, value: value}, key: strings.Replace(e.key, "."+v, "."+p.in.Version, 1), newShape: true, from: v, to: p.in.Version})
 		}
 		if !inBase[e.id()] {
 			id := strings.Join(opPath, "\x00") + "\x00" + e.id()

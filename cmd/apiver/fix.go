@@ -10,6 +10,7 @@ import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/myers"
 	"github.com/spf13/cobra"
 )
 
@@ -105,7 +106,10 @@ func fixRun(opts *fixOptions) error {
 		if !filepath.IsAbs(from) {
 			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
 		}
-		out = []byte(udiff.Unified(from, to, string(cmp.revision.Data), string(res.Data)))
+		out, err = unified(from, to, string(cmp.revision.Data), string(res.Data), res.Splices)
+		if err != nil {
+			return err
+		}
 	}
 	if err := writeOutput(opts.outPath, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return err
@@ -121,6 +125,24 @@ func fixRun(opts *fixOptions) error {
 		return errPolicyFailed
 	}
 	return nil
+}
+
+// unified is the diff of the revision and the fixed file. With the
+// splices known, each is diffed on its own (Myers on a small region): as
+// exact as a whole-file Myers diff, without its cost on a large spec.
+func unified(from, to, old, fixed string, splices []fix.Splice) ([]byte, error) {
+	edits := udiff.Lines(old, fixed)
+	if splices != nil {
+		edits = nil
+		for _, s := range splices {
+			for _, e := range myers.ComputeEdits(old[s.Start:s.End], s.Text) {
+				e.Start, e.End = e.Start+s.Start, e.End+s.Start
+				edits = append(edits, e)
+			}
+		}
+	}
+	text, err := udiff.ToUnified(from, to, old, edits, udiff.DefaultContextLines)
+	return []byte(text), err
 }
 
 // recheck checks the base against the fixed revision and returns the errors

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/corpus"
@@ -287,7 +288,7 @@ func versionView(tree map[string]any, op *specs.Operation, product, version stri
 			case !ok || mt.Product != product:
 				kept[name] = v
 			case mt.Version == version:
-				kept[mt.Normalized()] = v
+				kept[mt.Normalized()] = withoutVersion(v, version)
 			}
 		}
 		out := maps.Clone(m)
@@ -307,6 +308,23 @@ func versionView(tree map[string]any, op *specs.Operation, product, version stri
 	}
 	view["responses"] = responses
 	return view
+}
+
+// withoutVersion is a media type object with the fields that name its
+// version (x-xgen-version: 2023-01-01) set to a placeholder, since the fix
+// renames them.
+func withoutVersion(v any, version string) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := maps.Clone(m)
+	for k, field := range m {
+		if d, ok := field.(time.Time); ok && d.Format(time.DateOnly) == version || field == version {
+			out[k] = "VERSION"
+		}
+	}
+	return out
 }
 
 // renameRefs copies v with the strings that name a component ($refs,
