@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,6 +20,9 @@ const (
 	insertAfter
 	// remove deletes the entry at anchor.
 	remove
+	// replaceMember puts src, key and value, in place of the entry at
+	// anchor: in JSON, a removal and an insertion after the removed member.
+	replaceMember
 )
 
 // edit is one change to a mapping entry of the revision. Edits refer to
@@ -46,64 +50,180 @@ type Splice struct {
 	Text       string
 }
 
-// apply writes the revision with the edits: spliced into its text for
-// YAML, so that untouched lines stay byte for byte (the splices are
-// returned too); on the node tree for JSON, written back as JSON.
+// apply writes the revision with the edits spliced into its text, so that
+// what the edits do not touch stays byte for byte: whole lines in YAML,
+// values and their separators in JSON. It returns the splices too.
 func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splice, error) {
-	if rev.json {
-		data, err := applyJSON(rev, edits, rewrite)
-		return data, nil, err
-	}
 	type splice struct {
-		start, end, indent, seq int
-		text                    string
+		Splice
+		indent, seq int
+	}
+	if rev.json {
+		edits = mergeRemovals(edits)
 	}
 	var splices []splice
 	for i, e := range edits {
-		target := entry{d: rev, key: e.anchor, value: valueOf(e.parent, e.anchor)}
-		if !target.block() {
-			return nil, nil, fmt.Errorf("%s:%d: cannot edit a flow-style mapping; write it in block style", rev.path, e.anchor.Line)
-		}
-		start, end := target.span()
 		var rw func(string) string
 		if e.newShape {
 			rw = rewrite
 		}
-		s := splice{start: start, end: end, indent: target.indent(), seq: i}
-		if e.kind != remove {
-			text, err := e.src.text(target.indent(), e.key, rw)
-			if err != nil {
-				return nil, nil, err
-			}
-			s.text = renameVersionText(text, e.from, e.to)
+		make := yamlSplice
+		if rev.json {
+			make = jsonSplice
 		}
-		if e.kind == insertAfter {
-			s.start = end
+		s, err := make(rev, e, rw)
+		if err != nil {
+			return nil, nil, err
 		}
-		if s.start > 0 && rev.data[s.start-1] != '\n' && s.text != "" {
-			s.text = "\n" + s.text
-		}
-		splices = append(splices, s)
+		splices = append(splices, splice{s, e.anchor.Column, i})
 	}
 	slices.SortStableFunc(splices, func(a, b splice) int {
 		// Of two insertions at one place, the deeper one ends the entry
 		// that the other follows.
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(b.indent, a.indent), cmp.Compare(a.seq, b.seq))
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(b.indent, a.indent), cmp.Compare(a.seq, b.seq))
 	})
 	var out bytes.Buffer
 	var done []Splice
 	at := 0
 	for _, s := range splices {
-		if s.start < at {
-			return nil, nil, fmt.Errorf("%s: two edits overlap at byte %d", rev.path, s.start)
+		if s.Start < at {
+			return nil, nil, fmt.Errorf("%s: two edits overlap at byte %d", rev.path, s.Start)
 		}
-		out.Write(rev.data[at:s.start])
-		out.WriteString(s.text)
-		done = append(done, Splice{Start: s.start, End: s.end, Text: s.text})
-		at = s.end
+		out.Write(rev.data[at:s.Start])
+		out.WriteString(s.Text)
+		done = append(done, s.Splice)
+		at = s.End
 	}
 	out.Write(rev.data[at:])
 	return out.Bytes(), done, nil
+}
+
+// mergeRemovals turns the removal of a JSON member and the first insertion
+// after it into one replacement, so that separators stay right.
+func mergeRemovals(edits []edit) []edit {
+	removed := map[*yaml.Node]int{}
+	for i, e := range edits {
+		if e.kind == remove {
+			removed[e.anchor] = i
+		}
+	}
+	drop := map[int]bool{}
+	out := slices.Clone(edits)
+	for i, e := range out {
+		if j, ok := removed[e.anchor]; ok && e.kind == insertAfter && !drop[j] {
+			out[i].kind, drop[j] = replaceMember, true
+		}
+	}
+	kept := out[:0]
+	for i, e := range out {
+		if !drop[i] {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// yamlSplice is an edit as whole lines of a block mapping.
+func yamlSplice(rev *doc, e edit, rewrite func(string) string) (Splice, error) {
+	target := entry{d: rev, key: e.anchor, value: valueOf(e.parent, e.anchor)}
+	if !target.block() {
+		return Splice{}, fmt.Errorf("%s:%d: cannot edit a flow-style mapping; write it in block style", rev.path, e.anchor.Line)
+	}
+	start, end := target.span()
+	s := Splice{Start: start, End: end}
+	if e.kind != remove {
+		text, err := e.src.text(target.indent(), e.key, rewrite)
+		if err != nil {
+			return Splice{}, err
+		}
+		s.Text = renameVersionText(text, e.from, e.to)
+	}
+	if e.kind == insertAfter {
+		s.Start = end
+	}
+	if s.Start > 0 && rev.data[s.Start-1] != '\n' && s.Text != "" {
+		s.Text = "\n" + s.Text
+	}
+	return s, nil
+}
+
+// jsonSplice is an edit of a JSON object's member: its value replaced, a
+// member added after it, or it removed with its separator.
+func jsonSplice(rev *doc, e edit, rewrite func(string) string) (Splice, error) {
+	value := valueOf(e.parent, e.anchor)
+	start, end, err := rev.jsonSpan(value)
+	if err != nil {
+		return Splice{}, err
+	}
+	pretty := len(rev.lineStart) > 1
+	line := rev.line(e.anchor.Line - 1)
+	prefix := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	render := func() string {
+		v := cloneNode(e.src.value, rewrite)
+		for _, c := range v.Content {
+			if e.from != "" && c.Kind == yaml.ScalarNode && c.Value == e.from {
+				c.Value = e.to
+			}
+		}
+		var b bytes.Buffer
+		writeJSON(&b, v, rev.jsonIndent(), prefix, pretty)
+		return b.String()
+	}
+	sep, colon := ",", ":"
+	if pretty {
+		sep, colon = ",\n"+prefix, ": "
+	}
+	switch e.kind {
+	case replace:
+		return Splice{Start: start, End: end, Text: render()}, nil
+	case insertAfter:
+		return Splice{Start: end, End: end, Text: sep + jsonString(e.key) + colon + render()}, nil
+	case replaceMember:
+		return Splice{Start: rev.offset(e.anchor), End: end, Text: jsonString(e.key) + colon + render()}, nil
+	}
+	i := indexOf(e.parent, e.anchor)
+	switch {
+	case i > 0:
+		_, prevEnd, err := rev.jsonSpan(e.parent.Content[i-1])
+		return Splice{Start: prevEnd, End: end}, err
+	case i+2 < len(e.parent.Content):
+		return Splice{Start: rev.offset(e.anchor), End: rev.offset(e.parent.Content[i+2])}, nil
+	}
+	return Splice{Start: rev.offset(e.anchor), End: end}, nil
+}
+
+// offset is the byte offset of a node's first character.
+func (d *doc) offset(n *yaml.Node) int {
+	line, col := d.line(n.Line-1), 0
+	for i := range line {
+		if col == n.Column-1 {
+			return d.lineStart[n.Line-1] + i
+		}
+		col++
+	}
+	return d.lineStart[n.Line-1] + len(line)
+}
+
+// jsonSpan is the byte range of a JSON value.
+func (d *doc) jsonSpan(n *yaml.Node) (start, end int, err error) {
+	start = d.offset(n)
+	dec := json.NewDecoder(bytes.NewReader(d.data[start:]))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return 0, 0, fmt.Errorf("%s:%d: %w", d.path, n.Line, err)
+	}
+	return start, start + int(dec.InputOffset()), nil
+}
+
+// jsonIndent is the file's indentation step: the first indented line's.
+func (d *doc) jsonIndent() string {
+	for l := 1; l < len(d.lineStart); l++ {
+		line := d.line(l)
+		if ws := line[:len(line)-len(strings.TrimLeft(line, " \t"))]; ws != "" {
+			return ws
+		}
+	}
+	return "  "
 }
 
 func valueOf(m, key *yaml.Node) *yaml.Node {
@@ -122,52 +242,6 @@ func indexOf(m, key *yaml.Node) int {
 		}
 	}
 	return -1
-}
-
-// applyJSON edits the node tree and writes it as JSON with the file's
-// indentation.
-func applyJSON(rev *doc, edits []edit, rewrite func(string) string) ([]byte, error) {
-	last := map[*yaml.Node]*yaml.Node{} // anchor -> the key last inserted after it
-	for _, e := range edits {
-		var rw func(string) string
-		if e.newShape {
-			rw = rewrite
-		}
-		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: e.key}
-		switch e.kind {
-		case replace:
-			i := indexOf(e.parent, e.anchor)
-			e.parent.Content[i+1] = cloneNode(e.src.value, rw)
-		case remove:
-			i := indexOf(e.parent, e.anchor)
-			e.parent.Content = slices.Delete(e.parent.Content, i, i+2)
-		case insertAfter:
-			after := e.anchor
-			if l, ok := last[e.anchor]; ok {
-				after = l
-			}
-			i := indexOf(e.parent, after)
-			value := cloneNode(e.src.value, rw)
-			for _, c := range value.Content {
-				if e.from != "" && c.Kind == yaml.ScalarNode && c.Value == e.from {
-					c.Value = e.to
-				}
-			}
-			e.parent.Content = slices.Insert(e.parent.Content, i+2, key, value)
-			last[e.anchor] = key
-		}
-	}
-	indent := "  "
-	if len(rev.lineStart) > 1 {
-		l := rev.line(1)
-		indent = l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-	}
-	var b bytes.Buffer
-	writeJSON(&b, rev.root, indent, "", len(rev.lineStart) > 1)
-	if bytes.HasSuffix(rev.data, []byte("\n")) {
-		b.WriteByte('\n')
-	}
-	return b.Bytes(), nil
 }
 
 // writeJSON writes a node as JSON, keys in their order, scalars as written.

@@ -305,8 +305,29 @@ func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) err
 	if parent.Kind != yaml.MappingNode || len(parent.Content) == 0 {
 		return fmt.Errorf("%s:%d: cannot add %s to an empty or flow-style mapping", p.rev.path, parent.Line, src.key.Value)
 	}
-	p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: parent.Content[len(parent.Content)-2], src: src, key: src.key.Value})
+	p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: p.before(parent, baseNode, rel), src: src, key: src.key.Value})
 	return nil
+}
+
+// before is the revision's key after which an entry missing from it goes:
+// the nearest key that precedes the entry in the base, else the last.
+func (p *planner) before(parent, baseNode *yaml.Node, rel []string) *yaml.Node {
+	if baseParent := nodeAt(baseNode, rel[:len(rel)-1]); baseParent != nil {
+		var found *yaml.Node
+		for i := 0; i+1 < len(baseParent.Content); i += 2 {
+			name := baseParent.Content[i].Value
+			if name == rel[len(rel)-1] {
+				break
+			}
+			if k, _ := lookup(parent, name, false); k != nil {
+				found = k
+			}
+		}
+		if found != nil {
+			return found
+		}
+	}
+	return parent.Content[len(parent.Content)-2]
 }
 
 // placed is an entry of the revision with the mapping that holds it.

@@ -436,6 +436,9 @@ func TestFixGolden(t *testing.T) {
 			if slices.Contains(args, "--diff") {
 				return
 			}
+			if code == exitPass {
+				assertFixed(t, nil, args[len(args)-2], args[len(args)-1])
+			}
 			for _, l := range strings.Split(string(revision), "\n") {
 				if i := strings.Index(l, "# "); i >= 0 && !strings.Contains(stdout.String(), l[i:]) {
 					t.Errorf("the comment of line %q is lost", l)
