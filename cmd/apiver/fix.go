@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
+	"strconv"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
@@ -137,12 +139,43 @@ func unified(from, to, old, fixed string, splices []fix.Splice) ([]byte, error) 
 		for _, s := range splices {
 			for _, e := range myers.ComputeEdits(old[s.Start:s.End], s.Text) {
 				e.Start, e.End = e.Start+s.Start, e.End+s.Start
+				// Myers gives one edit per line; ToUnified miscounts
+				// lines when several start at one place, so join them.
+				if n := len(edits); n > 0 && edits[n-1].End == e.Start {
+					edits[n-1].End, edits[n-1].New = e.End, edits[n-1].New+e.New
+					continue
+				}
 				edits = append(edits, e)
 			}
 		}
 	}
 	text, err := udiff.ToUnified(from, to, old, edits, udiff.DefaultContextLines)
-	return []byte(text), err
+	return []byte(renumberHunks(text)), err
+}
+
+var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@$`)
+
+// renumberHunks sets each hunk's new start line from its old start and the
+// lines the hunks before it added: go-udiff leaves out the unchanged lines
+// between two edits of one hunk when it counts.
+func renumberHunks(text string) string {
+	delta := 0
+	return hunkHeader.ReplaceAllStringFunc(text, func(h string) string {
+		m := hunkHeader.FindStringSubmatch(h)
+		from, _ := strconv.Atoi(m[1])
+		oldCount, newCount := count(m[2]), count(m[3])
+		out := fmt.Sprintf("@@ -%d,%d +%d,%d @@", from, oldCount, from+delta, newCount)
+		delta += newCount - oldCount
+		return out
+	})
+}
+
+func count(s string) int {
+	if s == "" {
+		return 1
+	}
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // recheck checks the base against the fixed revision and returns the errors

@@ -447,3 +447,49 @@ func TestFixGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestFixDiffApplies checks every hunk of fix --diff on the seed pair: its
+// old lines are the revision's at its old start, its new lines the fixed
+// file's at its new start, so `git apply` takes it without fuzz.
+func TestFixDiffApplies(t *testing.T) {
+	const base, revision = "../../testdata/seed-history/example-2026-02-08.yaml", "../../testdata/seed-history/example-2026-02-09.yaml"
+	var fixed, patch, stderr bytes.Buffer
+	run([]string{"fix", base, revision}, &fixed, &stderr)
+	run([]string{"fix", "--diff", base, revision}, &patch, &stderr)
+	old, err := os.ReadFile(revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldLines, newLines := strings.SplitAfter(string(old), "\n"), strings.SplitAfter(fixed.String(), "\n")
+	header := regexp.MustCompile(`^@@ -(\d+),(\d+) \+(\d+),(\d+) @@$`)
+	hunks := 0
+	var oldAt, newAt int
+	for _, l := range strings.SplitAfter(patch.String(), "\n") {
+		if m := header.FindStringSubmatch(strings.TrimSuffix(l, "\n")); m != nil {
+			hunks++
+			fmt.Sscan(m[1], &oldAt)
+			fmt.Sscan(m[3], &newAt)
+			oldAt, newAt = oldAt-1, newAt-1
+			continue
+		}
+		if hunks == 0 || l == "" {
+			continue
+		}
+		body := l[1:]
+		if l[0] != '+' {
+			if oldLines[oldAt] != body {
+				t.Fatalf("revision line %d is %q, the diff says %q", oldAt+1, oldLines[oldAt], body)
+			}
+			oldAt++
+		}
+		if l[0] != '-' {
+			if newLines[newAt] != body {
+				t.Fatalf("fixed line %d is %q, the diff says %q", newAt+1, newLines[newAt], body)
+			}
+			newAt++
+		}
+	}
+	if hunks < 10 {
+		t.Fatalf("%d hunks, want the seed's many:\n%s", hunks, patch.String())
+	}
+}
