@@ -145,6 +145,7 @@ func (p *planner) operation(baseOp, revOp *specs.Operation, versions []string) e
 		p.note("%s %s: restored; the new version %s would not be newer, so none was added", name, newest, newV)
 		addNew = false
 	case revOp.Version(newV) != nil || baseOp.Version(newV) != nil:
+		p.note("%s %s: restored; version %s already exists, so none was added", name, newest, newV)
 		addNew = false
 	}
 	for _, v := range versions {
