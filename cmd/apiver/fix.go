@@ -69,16 +69,8 @@ func fixRun(opts *fixOptions) error {
 	if version.IsZero() && opts.date != "" {
 		version = cmp.date
 	}
-	if version.IsZero() {
-		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
-	}
-	if opts.exemptionsPath != "" {
-		more, warnings, err := policy.LoadExemptions(opts.exemptionsPath)
-		if err != nil {
-			return err
-		}
-		warn(opts.stderr, warnings)
-		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
+	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
+		return err
 	}
 	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
 	if err != nil {
@@ -90,6 +82,9 @@ func fixRun(opts *fixOptions) error {
 		if f.Fixable() {
 			targets = append(targets, fix.Target{Operation: f.Operation, Version: f.Version})
 		}
+	}
+	if version.IsZero() && len(targets) > 0 {
+		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
 	}
 	res, err := fix.Fix(fix.Input{Base: cmp.base, Revision: cmp.revision, Product: product, Targets: targets, Version: version.String()})
 	if err != nil {
