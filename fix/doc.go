@@ -175,5 +175,12 @@ func cloneNode(n *yaml.Node, rewrite func(string) string) *yaml.Node {
 	if c.Kind == yaml.ScalarNode && rewrite != nil && strings.HasPrefix(c.Value, "#/components/") {
 		c.Value = rewrite(c.Value)
 	}
+	if c.Kind == yaml.MappingNode && rewrite != nil {
+		for i := 0; i+1 < len(c.Content); i += 2 {
+			if v := c.Content[i+1]; c.Content[i].Value == "$ref" && v.Kind == yaml.ScalarNode && !strings.HasPrefix(v.Value, "#") {
+				v.Value = rewrite(v.Value)
+			}
+		}
+	}
 	return &c
 }

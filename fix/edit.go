@@ -38,6 +38,9 @@ type edit struct {
 	// newShape marks content that must keep the revision's shape: its $refs
 	// follow the components renamed by the split.
 	newShape bool
+	// rewrite applies to the $refs of other content (restored content
+	// whose $refs into other files point at local copies).
+	rewrite func(string) string
 	// from and to rename a version: a field of the copied media type object
 	// whose whole value is the old version (x-version: 2024-01-01) names
 	// the new one.
@@ -63,7 +66,7 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splic
 	}
 	var splices []splice
 	for i, e := range edits {
-		var rw func(string) string
+		rw := e.rewrite
 		if e.newShape {
 			rw = rewrite
 		}

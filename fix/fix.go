@@ -67,7 +67,7 @@ func Fix(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, res: &Result{Split: map[string]string{}}}
+	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}}}
 	baseOps, revOps := specs.Operations(in.Base.Doc, in.Product), specs.Operations(in.Revision.Doc, in.Product)
 	byOp := map[string][]string{}
 	for _, t := range in.Targets {
@@ -92,6 +92,9 @@ func Fix(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.pointAtCopies(); err != nil {
+		return nil, err
+	}
 	for _, e := range added {
 		if refersTo(e.value, rename) {
 			p.edits = append(p.edits, edit{kind: replace, parent: e.parent, anchor: e.key, src: entry{d: p.rev, key: e.key, value: e.value}, key: e.key.Value, newShape: true})
@@ -102,6 +105,34 @@ func Fix(in Input) (*Result, error) {
 		return nil, err
 	}
 	return p.res, nil
+}
+
+// pointAtCopies makes restored content read the local copies of what
+// localize copied from other files.
+func (p *planner) pointAtCopies() error {
+	local, err := p.localize()
+	if err != nil || len(local) == 0 {
+		return err
+	}
+	rewrite := func(ref string) string {
+		if to, ok := local[ref]; ok {
+			return to
+		}
+		return ref
+	}
+	for i := range p.edits {
+		if p.edits[i].src.d == p.base {
+			p.edits[i].rewrite = rewrite
+		}
+	}
+	for _, s := range p.same {
+		uses := false
+		eachExternalRef(s.src.value, func(ref string) { _, ok := local[ref]; uses = uses || ok })
+		if uses {
+			p.edits = append(p.edits, edit{kind: replace, parent: s.at.parent, anchor: s.at.key, src: s.src, key: s.src.key.Value, rewrite: rewrite})
+		}
+	}
+	return nil
 }
 
 func find(ops []*specs.Operation, match func(*specs.Operation) bool) *specs.Operation {
@@ -121,7 +152,17 @@ type planner struct {
 	// restored are the base nodes put back; kept the revision nodes whose
 	// shape must stay the revision's (new versions).
 	restored, kept []*yaml.Node
-	res            *Result
+	// same are the revision's entries left alone because the base's are
+	// equal, with those base entries.
+	same []sameEntry
+	// files are other files of the snapshots, read by path.
+	files map[string]*doc
+	res   *Result
+}
+
+type sameEntry struct {
+	at  placed
+	src entry
 }
 
 // operation restores the operation's target versions and, when the newest
@@ -297,7 +338,10 @@ func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) err
 	p.restored = append(p.restored, src.value)
 	key, value := lookup(parent, rel[len(rel)-1], false)
 	if key != nil && sameValue(src.value, value) {
-		return nil // equal already: the revision's own lines stay
+		// Equal already: the revision's own lines stay, unless they refer
+		// to another file that changed (localize).
+		p.same = append(p.same, sameEntry{placed{parent, key, value}, src})
+		return nil
 	}
 	if key != nil {
 		p.edits = append(p.edits, edit{kind: replace, parent: parent, anchor: key, src: src, key: src.key.Value})

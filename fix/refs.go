@@ -46,16 +46,24 @@ func renameRef(renamed map[component]string) func(string) string {
 	}
 }
 
-// refText finds a local component $ref in a line of YAML: preceded by a
-// quote, a space or flow punctuation, ended by a quote, space or the end.
-var refText = regexp.MustCompile(`(['"\s{:,\[])(#/components/[^'"\s,}\]]+)`)
+// componentText finds a local component pointer in a line of YAML:
+// preceded by a quote, a space or flow punctuation, ended by a quote, space
+// or the end. refValue finds any $ref's value.
+var (
+	componentText = regexp.MustCompile(`(['"\s{:,\[])(#/components/[^'"\s,}\]]+)`)
+	refValue      = regexp.MustCompile(`(\$ref['"]?\s*:\s*['"]?)([^'"\s,}#][^'"\s,}]*)`)
+)
 
 func rewriteRefText(line string, rewrite func(string) string) string {
-	if rewrite == nil || !strings.Contains(line, "#/components/") {
+	if rewrite == nil || !strings.Contains(line, "#") {
 		return line
 	}
-	return refText.ReplaceAllStringFunc(line, func(m string) string {
+	line = componentText.ReplaceAllStringFunc(line, func(m string) string {
 		return m[:1] + rewrite(m[1:])
+	})
+	return refValue.ReplaceAllStringFunc(line, func(m string) string {
+		parts := refValue.FindStringSubmatch(m)
+		return parts[1] + rewrite(parts[2])
 	})
 }
 

@@ -26,10 +26,6 @@ import (
 // change inside an existing version that no exemption covers.
 var inPlace = regexp.MustCompile(`(?m)^error breaking-change-without-new-version "[^"]*" \d.*[^d\n]$`)
 
-// notFixable are the rule cases whose in-place change a new version cannot
-// carry: fix edits only the spec file, and the change is in a $ref'd file.
-var notFixable = map[string]bool{"breaking-change-without-new-version/external-ref": true}
-
 // TestFixRuleCases fixes every rule case with an in-place breaking change
 // and asserts what the fixed revision must be (assertFixed).
 func TestFixRuleCases(t *testing.T) {
@@ -62,10 +58,6 @@ func TestFixRuleCases(t *testing.T) {
 			}
 			t.Chdir(dir)
 			flags, inputs := splitArgs(strings.Fields(string(archive.Comment))[1:])
-			if notFixable[name] {
-				assertNotFixable(t, flags, inputs[0], inputs[1])
-				return
-			}
 			assertFixed(t, flags, inputs[0], inputs[1])
 		})
 	}
@@ -103,17 +95,6 @@ func splitArgs(args []string) (flags, inputs []string) {
 		}
 	}
 	return flags, inputs
-}
-
-// assertNotFixable runs apiver fix and expects exit 1 with the in-place
-// change listed on stderr.
-func assertNotFixable(t *testing.T, flags []string, base, revision string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(slices.Concat([]string{"fix"}, flags, []string{base, revision}), &stdout, &stderr)
-	if code != exitPolicy || !strings.Contains(stderr.String(), "not fixable: ") || !strings.Contains(stderr.String(), policy.BreakingChangeWithoutNewVersion) {
-		t.Errorf("fix: exit %d, want 1 with the change listed as not fixable; stderr:\n%s", code, stderr.String())
-	}
 }
 
 // assertFixed runs apiver fix on base and revision and asserts the three
