@@ -52,6 +52,9 @@ type Result struct {
 	// Split maps each new component name to the one it was split from, as
 	// "#/components/schemas/ClusterV20260301" -> "#/components/schemas/Cluster".
 	Split map[string]string
+	// Copied maps each $ref into another file that restored content used
+	// to the local copy of the base's component it now reads.
+	Copied map[string]string
 	// Notes are targets that were restored without a new version, and
 	// why, one line each.
 	Notes []string
@@ -114,6 +117,7 @@ func (p *planner) pointAtCopies() error {
 	if err != nil || len(local) == 0 {
 		return err
 	}
+	p.res.Copied = local
 	rewrite := func(ref string) string {
 		if to, ok := local[ref]; ok {
 			return to

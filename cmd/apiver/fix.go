@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
@@ -90,8 +93,25 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, r := range res.Restored {
+		added := ""
+		for _, a := range res.Added {
+			if a.Operation == r.Operation && a.From == r.Version {
+				added = "; its change is version " + a.Version
+			}
+		}
+		fmt.Fprintf(opts.stderr, "apiver: %s: version %s restored%s\n", r.Operation, r.Version, added)
+	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(opts.stderr, "apiver: %s\n", n)
+	}
+	splits := slices.Collect(maps.Keys(res.Split))
+	slices.SortFunc(splits, func(a, b string) int { return strings.Compare(res.Split[a]+" "+a, res.Split[b]+" "+b) })
+	for _, to := range splits {
+		fmt.Fprintf(opts.stderr, "apiver: split %s: the new versions use %s\n", res.Split[to], to)
+	}
+	for _, ref := range slices.Sorted(maps.Keys(res.Copied)) {
+		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", ref, res.Copied[ref])
 	}
 	left, err := recheck(cmp, res.Data, product, opts.allowRemoteRefs)
 	if err != nil {
