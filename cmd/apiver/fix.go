@@ -89,9 +89,25 @@ func fixRun(opts *fixOptions) error {
 	if version.IsZero() && len(targets) > 0 {
 		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
 	}
-	res, err := fix.Fix(fix.Input{Base: cmp.base, Revision: cmp.revision, Product: product, Targets: targets, Version: version.String()})
+	in := fix.Input{Base: cmp.base, Revision: cmp.revision, Product: product, Targets: targets, Version: version.String()}
+	res, left, err := fixAndCheck(cmp, in, opts.allowRemoteRefs)
 	if err != nil {
 		return err
+	}
+	// A new version with no breaking change from the restored one means
+	// the operation's errors lie outside its media types (in parameters):
+	// a new version cannot carry them, so the operation is left as it was.
+	pointless := map[string]bool{}
+	for _, f := range left.Findings {
+		if f.Rule == policy.NewVersionWithoutBreakingChange && slices.ContainsFunc(res.Added, func(a fix.Added) bool { return a.Operation == f.Operation && a.Version == f.Version }) {
+			pointless[f.Operation] = true
+		}
+	}
+	if len(pointless) > 0 {
+		in.Targets = slices.DeleteFunc(in.Targets, func(t fix.Target) bool { return pointless[t.Operation] })
+		if res, left, err = fixAndCheck(cmp, in, opts.allowRemoteRefs); err != nil {
+			return err
+		}
 	}
 	for _, r := range res.Restored {
 		added := ""
@@ -113,10 +129,6 @@ func fixRun(opts *fixOptions) error {
 	for _, ref := range slices.Sorted(maps.Keys(res.Copied)) {
 		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", ref, res.Copied[ref])
 	}
-	left, err := recheck(cmp, res.Data, product, opts.allowRemoteRefs)
-	if err != nil {
-		return err
-	}
 	out := res.Data
 	if opts.unified {
 		from, to := cmp.revision.Path, cmp.revision.Path
@@ -131,14 +143,19 @@ func fixRun(opts *fixOptions) error {
 	if err := writeOutput(opts.outPath, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return err
 	}
-	for _, f := range left {
+	failed := false
+	for _, f := range left.Findings {
+		if f.Exempted || f.Severity != policy.Error {
+			continue
+		}
+		failed = true
 		version := f.Version
 		if version == "" {
 			version = "unversioned"
 		}
 		fmt.Fprintf(opts.stderr, "apiver: not fixable: %s %s: %s %s: %s\n", dashed(f.Operation), version, f.Rule, dashed(f.Change), oneLine(f.Message))
 	}
-	if len(left) > 0 {
+	if failed {
 		return errPolicyFailed
 	}
 	return nil
@@ -193,27 +210,24 @@ func count(s string) int {
 	return n
 }
 
-// recheck checks the base against the fixed revision and returns the errors
-// that remain: what a new version cannot fix.
-func recheck(cmp *comparison, data []byte, product string, allowRemoteRefs bool) ([]policy.Finding, error) {
-	doc, err := specs.Parse(cmp.revision.Path, data, allowRemoteRefs)
+// fixAndCheck fixes the revision and checks the base against the result:
+// the errors left are what a new version cannot fix.
+func fixAndCheck(cmp *comparison, in fix.Input, allowRemoteRefs bool) (*fix.Result, *policy.Report, error) {
+	res, err := fix.Fix(in)
 	if err != nil {
-		return nil, fmt.Errorf("the fixed revision does not load: %w", err)
+		return nil, nil, err
+	}
+	doc, err := specs.Parse(cmp.revision.Path, res.Data, allowRemoteRefs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the fixed revision does not load: %w", err)
 	}
 	fixed := *cmp.revision
-	fixed.Doc, fixed.Data = doc, data
-	result, err := diff.Compare(cmp.base, &fixed, diff.Options{Product: product, Levels: cmp.config.ChangeLevels(), Date: cmp.date})
+	fixed.Doc, fixed.Data = doc, res.Data
+	result, err := diff.Compare(cmp.base, &fixed, diff.Options{Product: in.Product, Levels: cmp.config.ChangeLevels(), Date: cmp.date})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: &fixed, Result: result, Date: cmp.date, Config: cmp.config})
-	var left []policy.Finding
-	for _, f := range report.Findings {
-		if !f.Exempted && f.Severity == policy.Error {
-			left = append(left, f)
-		}
-	}
-	return left, nil
+	return res, policy.Check(policy.Input{Base: cmp.base, Revision: &fixed, Result: result, Date: cmp.date, Config: cmp.config}), nil
 }
 
 func dashed(s string) string {
