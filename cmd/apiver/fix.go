@@ -94,17 +94,22 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	// A new version with no breaking change from the restored one means
-	// the operation's errors lie outside its media types (in parameters):
-	// a new version cannot carry them, so the operation is left as it was.
-	pointless := map[string]bool{}
+	// An operation whose every error is still there after the fix has
+	// them outside its media types (in parameters, security): a new
+	// version cannot carry them, so the operation is left as it was.
+	type key struct{ operation, version, change, message string }
+	still := map[key]bool{}
 	for _, f := range left.Findings {
-		if f.Rule == policy.NewVersionWithoutBreakingChange && slices.ContainsFunc(res.Added, func(a fix.Added) bool { return a.Operation == f.Operation && a.Version == f.Version }) {
-			pointless[f.Operation] = true
+		still[key{f.Operation, f.Version, f.Change, f.Message}] = true
+	}
+	helped := map[string]bool{}
+	for _, f := range report.Findings {
+		if f.Fixable() && !still[key{f.Operation, f.Version, f.Change, f.Message}] {
+			helped[f.Operation] = true
 		}
 	}
-	if len(pointless) > 0 {
-		in.Targets = slices.DeleteFunc(in.Targets, func(t fix.Target) bool { return pointless[t.Operation] })
+	if kept := slices.DeleteFunc(slices.Clone(in.Targets), func(t fix.Target) bool { return !helped[t.Operation] }); len(kept) < len(in.Targets) {
+		in.Targets = kept
 		if res, left, err = fixAndCheck(cmp, in, opts.allowRemoteRefs); err != nil {
 			return err
 		}
