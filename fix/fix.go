@@ -44,7 +44,7 @@ type Added struct {
 type Result struct {
 	Data []byte
 	// Splices are the replacements that turned the revision into Data, in
-	// order; nil for JSON, which is written anew.
+	// order.
 	Splices []Splice
 	// Restored are the targets whose base content was put back.
 	Restored []Target

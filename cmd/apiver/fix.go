@@ -5,17 +5,11 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
-	"github.com/aymanbagabas/go-udiff"
-	"github.com/aymanbagabas/go-udiff/myers"
 	"github.com/spf13/cobra"
 )
 
@@ -80,39 +74,13 @@ func fixRun(opts *fixOptions) error {
 		return err
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	var targets []fix.Target
-	for _, f := range report.Findings {
-		if f.Fixable() {
-			targets = append(targets, fix.Target{Operation: f.Operation, Version: f.Version})
-		}
+	v := ""
+	if !version.IsZero() {
+		v = version.String()
 	}
-	if version.IsZero() && len(targets) > 0 {
-		return fmt.Errorf("%s: no date in its name: give --version or --date for the new version", opts.revisionPath)
-	}
-	in := fix.Input{Base: cmp.base, Revision: cmp.revision, Product: product, Targets: targets, Version: version.String()}
-	res, left, err := fixAndCheck(cmp, in, opts.allowRemoteRefs)
+	res, left, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs})
 	if err != nil {
 		return err
-	}
-	// An operation whose every error is still there after the fix has
-	// them outside its media types (in parameters, security): a new
-	// version cannot carry them, so the operation is left as it was.
-	type key struct{ operation, version, change, message string }
-	still := map[key]bool{}
-	for _, f := range left.Findings {
-		still[key{f.Operation, f.Version, f.Change, f.Message}] = true
-	}
-	helped := map[string]bool{}
-	for _, f := range report.Findings {
-		if f.Fixable() && !still[key{f.Operation, f.Version, f.Change, f.Message}] {
-			helped[f.Operation] = true
-		}
-	}
-	if kept := slices.DeleteFunc(slices.Clone(in.Targets), func(t fix.Target) bool { return !helped[t.Operation] }); len(kept) < len(in.Targets) {
-		in.Targets = kept
-		if res, left, err = fixAndCheck(cmp, in, opts.allowRemoteRefs); err != nil {
-			return err
-		}
 	}
 	for _, r := range res.Restored {
 		added := ""
@@ -140,7 +108,7 @@ func fixRun(opts *fixOptions) error {
 		if !filepath.IsAbs(from) {
 			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
 		}
-		out, err = unified(from, to, string(cmp.revision.Data), string(res.Data), res.Splices)
+		out, err = fix.Unified(from, to, cmp.revision.Data, res)
 		if err != nil {
 			return err
 		}
@@ -164,75 +132,6 @@ func fixRun(opts *fixOptions) error {
 		return errPolicyFailed
 	}
 	return nil
-}
-
-// unified is the diff of the revision and the fixed file. With the
-// splices known, each is diffed on its own (Myers on a small region): as
-// exact as a whole-file Myers diff, without its cost on a large spec.
-func unified(from, to, old, fixed string, splices []fix.Splice) ([]byte, error) {
-	edits := udiff.Lines(old, fixed)
-	if splices != nil {
-		edits = nil
-		for _, s := range splices {
-			for _, e := range myers.ComputeEdits(old[s.Start:s.End], s.Text) {
-				e.Start, e.End = e.Start+s.Start, e.End+s.Start
-				// Myers gives one edit per line; ToUnified miscounts
-				// lines when several start at one place, so join them.
-				if n := len(edits); n > 0 && edits[n-1].End == e.Start {
-					edits[n-1].End, edits[n-1].New = e.End, edits[n-1].New+e.New
-					continue
-				}
-				edits = append(edits, e)
-			}
-		}
-	}
-	text, err := udiff.ToUnified(from, to, old, edits, udiff.DefaultContextLines)
-	return []byte(renumberHunks(text)), err
-}
-
-var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@$`)
-
-// renumberHunks sets each hunk's new start line from its old start and the
-// lines the hunks before it added: go-udiff leaves out the unchanged lines
-// between two edits of one hunk when it counts.
-func renumberHunks(text string) string {
-	delta := 0
-	return hunkHeader.ReplaceAllStringFunc(text, func(h string) string {
-		m := hunkHeader.FindStringSubmatch(h)
-		from, _ := strconv.Atoi(m[1])
-		oldCount, newCount := count(m[2]), count(m[3])
-		out := fmt.Sprintf("@@ -%d,%d +%d,%d @@", from, oldCount, from+delta, newCount)
-		delta += newCount - oldCount
-		return out
-	})
-}
-
-func count(s string) int {
-	if s == "" {
-		return 1
-	}
-	n, _ := strconv.Atoi(s)
-	return n
-}
-
-// fixAndCheck fixes the revision and checks the base against the result:
-// the errors left are what a new version cannot fix.
-func fixAndCheck(cmp *comparison, in fix.Input, allowRemoteRefs bool) (*fix.Result, *policy.Report, error) {
-	res, err := fix.Fix(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc, err := specs.Parse(cmp.revision.Path, res.Data, allowRemoteRefs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the fixed revision does not load: %w", err)
-	}
-	fixed := *cmp.revision
-	fixed.Doc, fixed.Data = doc, res.Data
-	result, err := diff.Compare(cmp.base, &fixed, diff.Options{Product: in.Product, Levels: cmp.config.ChangeLevels(), Date: cmp.date})
-	if err != nil {
-		return nil, nil, err
-	}
-	return res, policy.Check(policy.Input{Base: cmp.base, Revision: &fixed, Result: result, Date: cmp.date, Config: cmp.config}), nil
 }
 
 func dashed(s string) string {
