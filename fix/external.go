@@ -92,7 +92,7 @@ func (p *planner) external(path string) (*doc, error) {
 	if d, ok := p.files[path]; ok {
 		return d, nil
 	}
-	data, err := sizelimit.ReadFile(path, 0)
+	data, err := sizelimit.ReadFile(path, p.in.MaxSize)
 	if err != nil {
 		p.files[path] = nil
 		return nil, nil

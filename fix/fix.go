@@ -32,6 +32,8 @@ type Input struct {
 	Targets []Target
 	// Version is the new version's date (YYYY-MM-DD).
 	Version string
+	// MaxSize bounds the other files read (sizelimit.ReadFile's limit).
+	MaxSize int64
 }
 
 // Added is a version the fix added, carrying the revision's content of
