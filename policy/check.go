@@ -29,6 +29,17 @@ type Finding struct {
 	Exemption *Exemption `json:"-"`
 }
 
+// Fixable reports whether `apiver fix` can fix the finding: an error inside
+// an existing version, which a new version of the operation can carry. A
+// stability level lowered in place is not: it takes back a promise about
+// the version itself, which no new version restores.
+func (f Finding) Fixable() bool {
+	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && f.Operation != "" && f.Version != "" &&
+		f.Change != stabilityDecreased
+}
+
+const stabilityDecreased = "api-stability-decreased"
+
 // Report is the outcome of a check.
 type Report struct {
 	Date     civil.Date

@@ -214,7 +214,7 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 		open, header, close string
 		rows                []string
 	}{
-		{"#### Errors\n\n", groupHeader, "\n", groupRows(errs)},
+		{"#### Errors\n\n", groupHeader, "\n" + fixLine(r.Findings), groupRows(errs)},
 		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), groupHeader, "\n</details>\n\n", groupRows(warns)},
 		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exemptedGroups), plural(len(exemptions), "exemption")),
 			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
@@ -241,6 +241,20 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// fixLine points at apiver fix when some errors are fixable.
+func fixLine(errs []policy.Finding) string {
+	n := 0
+	for _, f := range errs {
+		if f.Fixable() {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s can be fixed: %s\n\n", plural(n, "error"), FixHint)
 }
 
 // markdownGroup is a row: a group, or groups that read alike.

@@ -139,6 +139,8 @@ func TestGitHubActions(t *testing.T) {
 		// Exempted: a notice with the reason; % escaped in the data.
 		"::notice file=specs/api 2026-02-09.yaml,line=90,title=breaking-change-without-new-version (request-property-enum-value-removed)::" +
 			"removed the enum value `OWNER` of the request property `role`%0AIn POST /orgs@2023-01-01%0AExempted until 2026-12-31: roles moved: see the role API, 100%25 done",
+		// The two errors inside an existing version can be fixed.
+		"apiver fix: 2 errors can be fixed: `apiver fix BASE REVISION` writes the spec that passes: the existing version restored, the change in a new version.",
 		"3 errors, 1 warning, 1 info (1 exempted): check FAILED",
 	}
 	if !slices.Equal(lines, want) {
@@ -503,7 +505,7 @@ func TestGitHubActionsCapsAnnotations(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "::error file=specs/api 2026-02-09.yaml,line=500,") {
 		t.Errorf("first annotation %q, want the change with the widest reach", lines[0])
 	}
-	notice := lines[len(lines)-2]
+	notice := lines[len(lines)-3] // then the apiver fix line and the summary
 	if !strings.HasPrefix(notice, "::notice ") || !strings.Contains(notice, "31 root changes more") || !strings.Contains(notice, "job summary") || !strings.Contains(notice, "SARIF") {
 		t.Errorf("notice %q: want how many more and where they are listed", notice)
 	}

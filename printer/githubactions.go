@@ -52,10 +52,17 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 				"The job summary lists them all, and so does the SARIF log (--output sarif=FILE) on the Security tab.",
 				plural(hidden, "root change"), annotationsPerLevel, annotationsPerLevel)))
 	}
+	// A log line, not an annotation: it belongs to no line of the spec.
+	if line := fixLine(res.Report.Findings); line != "" {
+		fmt.Fprintf(&b, "apiver fix: %s\n", strings.TrimSpace(line))
+	}
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// FixHint tells the reader of a fixable finding how to fix it.
+const FixHint = "`apiver fix BASE REVISION` writes the spec that passes: the existing version restored, the change in a new version."
 
 // workflowCommand is the annotation level: an exempted finding is a notice,
 // since it does not fail the check.

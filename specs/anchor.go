@@ -34,8 +34,8 @@ func (a *Anchorer) Line(line int) (int, bool) {
 		// The two parses are independent; a large pair takes half the
 		// time on two cores.
 		done := make(chan struct{})
-		go func() { a.baseRoot = parseNode(a.base.data); close(done) }()
-		a.revisionRoot = parseNode(a.revision.data)
+		go func() { a.baseRoot = parseNode(a.base.Data); close(done) }()
+		a.revisionRoot = parseNode(a.revision.Data)
 		<-done
 	})
 	if a.baseRoot == nil || a.revisionRoot == nil {

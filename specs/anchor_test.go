@@ -45,7 +45,7 @@ components:
         - GREEN
         - BLUE
 `
-	a := NewAnchorer(&Snapshot{data: []byte(base)}, &Snapshot{data: []byte(revision)})
+	a := NewAnchorer(&Snapshot{Data: []byte(base)}, &Snapshot{Data: []byte(revision)})
 	line := func(doc, s string) int {
 		for i, l := range strings.Split(doc, "\n") {
 			if strings.Contains(l, s) {
@@ -71,7 +71,7 @@ components:
 			t.Errorf("%s: base line %d maps to %d (%v), want %d", c.what, line(base, c.inBase), got, ok, want)
 		}
 	}
-	if _, ok := NewAnchorer(&Snapshot{data: []byte("a: [")}, &Snapshot{data: []byte(revision)}).Line(1); ok {
+	if _, ok := NewAnchorer(&Snapshot{Data: []byte("a: [")}, &Snapshot{Data: []byte(revision)}).Line(1); ok {
 		t.Errorf("a base that does not parse anchored a line")
 	}
 }

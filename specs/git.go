@@ -77,7 +77,7 @@ func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
 		return nil, err
 	}
 	opts.Paths.apply(doc)
-	return &Snapshot{Path: file, Ref: ref, Date: date, Doc: doc, data: data}, nil
+	return &Snapshot{Path: file, Ref: ref, Date: date, Doc: doc, Data: data}, nil
 }
 
 // gitCommit is one resolved commit; reads go by its hash, so every file of

@@ -34,9 +34,9 @@ type Snapshot struct {
 	// when none gives one.
 	Date civil.Date
 	Doc  *openapi3.T
-	// data is the file's text, to map a line of it onto another snapshot
-	// (Anchor).
-	data []byte
+	// Data is the file's bytes as read: to map a line of it onto another
+	// snapshot (Anchor), and for commands that edit it.
+	Data []byte
 }
 
 // LoadOptions control how a snapshot is read.
@@ -103,7 +103,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 		return nil, err
 	}
 	opts.Paths.apply(doc)
-	return &Snapshot{Path: path, Date: date, Doc: doc, data: data}, nil
+	return &Snapshot{Path: path, Date: date, Doc: doc, Data: data}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.

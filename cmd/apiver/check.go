@@ -81,13 +81,8 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.exemptionsPath != "" {
-		more, warnings, err := policy.LoadExemptions(opts.exemptionsPath)
-		if err != nil {
-			return err
-		}
-		warn(opts.stderr, warnings)
-		cmp.config.Exemptions = append(cmp.config.Exemptions, more...)
+	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
+		return err
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
@@ -121,6 +116,21 @@ func parseFailOn(value string) (policy.Severity, error) {
 		return policy.Info, nil
 	}
 	return "", fmt.Errorf("--fail-on %q: want error, warning or info (or ERR, WARN, INFO)", value)
+}
+
+// addExemptions adds the exemptions of an --exemptions file, if one is
+// given, to the config's.
+func addExemptions(cfg *policy.Config, path string, stderr io.Writer) error {
+	if path == "" {
+		return nil
+	}
+	more, warnings, err := policy.LoadExemptions(path)
+	if err != nil {
+		return err
+	}
+	warn(stderr, warnings)
+	cfg.Exemptions = append(cfg.Exemptions, more...)
+	return nil
 }
 
 // output is one --output FORMAT=FILE: the report in another format, saved

@@ -134,11 +134,11 @@ func TestSharedComponentLocation(t *testing.T) {
 	}
 
 	// GitHub Actions: one annotation per change, on the component's line,
-	// naming both operations.
+	// naming both operations; then the apiver fix line and the summary.
 	annotation := regexp.MustCompile(`^::error file=([^,]+),line=(\d+),title=breaking-change-without-new-version \(([a-z-]+)\)::(.*)$`)
 	lines := strings.Split(strings.TrimSuffix(runCheck(t, exitPolicy, "check", "--format", "githubactions", base, revision), "\n"), "\n")
-	if len(lines) != len(want)+1 {
-		t.Fatalf("%d lines, want an annotation per change and the summary:\n%s", len(lines), strings.Join(lines, "\n"))
+	if len(lines) != len(want)+2 || !strings.HasPrefix(lines[len(want)], "apiver fix: ") {
+		t.Fatalf("%d lines, want an annotation per change, the apiver fix line and the summary:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 	for _, l := range lines[:len(want)] {
 		m := annotation.FindStringSubmatch(l)

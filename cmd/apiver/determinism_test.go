@@ -38,6 +38,8 @@ func TestDeterminism(t *testing.T) {
 		{"changelog", "migrate", filepath.Join(seed, "example-2023-02-01.yaml"), "--from", "2023-01-01", "--to", "2023-02-01", "--format", "json"},
 		{"site", golden, "-o", "out/site", "--snapshot", filepath.Join(seed, "example-2026-02-11.yaml")},
 		{"rules", "--format", "json"},
+		{"fix", base, revision, "-o", "out/fixed.yaml"},
+		{"fix", "--diff", base, revision},
 		{"check", base, filepath.Join(seed, "missing.yaml")},
 	}
 	for _, args := range commands {

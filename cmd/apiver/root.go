@@ -41,7 +41,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetVersionTemplate("apiver {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
-		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd())
+		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd(), newFixCmd(nil))
 	// cobra adds its completion command at Execute; added now, it gets examples.
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {

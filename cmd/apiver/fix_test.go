@@ -1,0 +1,477 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.yaml.in/yaml/v3"
+)
+
+// inPlace finds, in a rule case's want section, an error for a breaking
+// change inside an existing version that no exemption covers.
+var inPlace = regexp.MustCompile(`(?m)^error breaking-change-without-new-version "[^"]*" \d.*[^d\n]$`)
+
+// TestFixRuleCases fixes every rule case with an in-place breaking change
+// and asserts what the fixed revision must be (assertFixed).
+func TestFixRuleCases(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/rules/*/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, file := range files {
+		archive, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(archive.Files, func(f txtar.File) bool { return f.Name == "want" })
+		// A stability level lowered in place is not fixable (Finding.Fixable).
+		if i < 0 || !inPlace.Match(archive.Files[i].Data) || strings.Contains(string(archive.Files[i].Data), "api-stability-decreased") {
+			continue
+		}
+		found++
+		name := strings.TrimSuffix(strings.TrimPrefix(file, "../../testdata/rules/"), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range archive.Files {
+				path := filepath.Join(dir, f.Name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			flags, inputs := splitArgs(strings.Fields(string(archive.Comment))[1:])
+			assertFixed(t, flags, inputs[0], inputs[1])
+		})
+	}
+	if found < 10 {
+		t.Fatalf("only %d rule cases with an in-place breaking change", found)
+	}
+}
+
+// TestFixRealPair fixes the real pair 2024-11-19 -> 2024-12-19.
+func TestFixRealPair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: loads large snapshots several times")
+	}
+	const base, revision = "atlas-api-2024-11-19.yaml", "atlas-api-2024-12-19.yaml"
+	dir := corpus.Unpack(t, base, revision)
+	config, err := filepath.Abs("testdata/atlas.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	assertFixed(t, []string{"--config", config}, base, revision)
+}
+
+// splitArgs separates a check command line's flags from its two inputs.
+func splitArgs(args []string) (flags, inputs []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--allow-remote-refs" || strings.Contains(a, "="):
+			flags = append(flags, a)
+		case strings.HasPrefix(a, "--"):
+			flags = append(flags, a, args[i+1])
+			i++
+		default:
+			inputs = append(inputs, a)
+		}
+	}
+	return flags, inputs
+}
+
+// assertFixed runs apiver fix on base and revision and asserts the three
+// promises of the fix: check of base against the result reports no
+// breaking change inside an existing version; diff shows no error-level
+// change inside a version the base had (exempted ones aside); and each new
+// version's view equals the view the old version had in the revision,
+// once the split components are mapped back to their names.
+func assertFixed(t *testing.T, flags []string, base, revision string) {
+	t.Helper()
+	fixed := filepath.Join(filepath.Dir(revision), "fixed-"+filepath.Base(revision))
+	var stdout, stderr bytes.Buffer
+	if code := run(slices.Concat([]string{"fix"}, flags, []string{base, revision, "-o", fixed}), &stdout, &stderr); code == exitInput {
+		t.Fatalf("fix: exit %d: %s", code, stderr.String())
+	}
+
+	stdout.Reset()
+	run(slices.Concat([]string{"check", "--format", "json"}, flags, []string{base, fixed}), &stdout, &stderr)
+	var report struct{ Findings []policy.Finding }
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("check: %v: %s", err, stderr.String())
+	}
+	exempted := map[[3]string]bool{}
+	for _, f := range report.Findings {
+		if f.Exempted {
+			exempted[[3]string{f.Operation, f.Version, f.Change}] = true
+		}
+		if f.Fixable() {
+			t.Errorf("check BASE FIXED: %s %s %s: %s", f.Operation, f.Version, f.Change, f.Message)
+		}
+	}
+
+	snaps := map[string]*specs.Snapshot{}
+	for _, p := range []string{base, revision, fixed} {
+		s, err := specs.Load(p, specs.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps[p] = s
+	}
+	product, err := specs.DetectProduct(snaps[base], snaps[revision])
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseVersions := map[string]bool{}
+	for _, op := range specs.Operations(snaps[base].Doc, product) {
+		for _, v := range op.Versions {
+			baseVersions[op.Key()+" "+v.Name] = true
+		}
+	}
+	fixedOps := specs.Operations(snaps[fixed].Doc, product)
+	stdout.Reset()
+	diffFlags := slices.Clone(flags)
+	if i := slices.Index(diffFlags, "--exemptions"); i >= 0 {
+		diffFlags = slices.Delete(diffFlags, i, i+2)
+	}
+	run(slices.Concat([]string{"diff", "--format", "json"}, diffFlags, []string{base, fixed}), &stdout, &stderr)
+	var changes struct{ Changes []diff.Change }
+	if err := json.Unmarshal(stdout.Bytes(), &changes); err != nil {
+		t.Fatalf("diff: %v: %s", err, stderr.String())
+	}
+	for _, c := range changes.Changes {
+		i := slices.IndexFunc(fixedOps, func(o *specs.Operation) bool { return o.Name() == c.Operation })
+		if c.Level != diff.Error || c.Version == "" || i < 0 || !baseVersions[fixedOps[i].Key()+" "+c.Version] || exempted[[3]string{c.Operation, c.Version, c.ID}] {
+			continue
+		}
+		t.Errorf("diff BASE FIXED: error inside existing version: %s %s %s: %s", c.Operation, c.Version, c.ID, c.Message)
+	}
+
+	revTree, fixedTree := decodeTree(t, revision), decodeTree(t, fixed)
+	split := splitNames(revTree, fixedTree)
+	added := 0
+	for _, revOp := range specs.Operations(snaps[revision].Doc, product) {
+		i := slices.IndexFunc(fixedOps, func(o *specs.Operation) bool { return o.Key() == revOp.Key() })
+		if i < 0 || len(revOp.Versions) == 0 {
+			continue
+		}
+		from := revOp.Versions[len(revOp.Versions)-1].Name
+		for _, v := range fixedOps[i].Versions {
+			if revOp.Version(v.Name) != nil {
+				continue
+			}
+			added++
+			want := versionView(revTree, revOp, product, from)
+			got := versionView(fixedTree, fixedOps[i], product, v.Name)
+			if d := cmp.Diff(want, renameRefs(got, split)); d != "" {
+				t.Errorf("%s: view of new version %s differs from the revision's %s (-want +got):\n%s", revOp.Name(), v.Name, from, d)
+			}
+			for ptr := range refClosure(fixedTree, got) {
+				orig := ptr
+				if o, ok := split[ptr]; ok {
+					orig = o
+				}
+				if d := cmp.Diff(resolve(revTree, orig), renameRefs(resolve(fixedTree, ptr), split)); d != "" {
+					t.Errorf("%s %s: component %s differs from the revision's %s (-want +got):\n%s", revOp.Name(), v.Name, ptr, orig, d)
+				}
+			}
+		}
+	}
+	if added == 0 {
+		t.Errorf("fix added no version:\n%s", stderr.String())
+	}
+}
+
+func decodeTree(t *testing.T, path string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree map[string]any
+	if err := yaml.Unmarshal(data, &tree); err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func get(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// splitNames maps each component the fix added (Name + V + date) to the
+// component of the revision it was split from, as $ref pointers.
+func splitNames(rev, fixed map[string]any) map[string]string {
+	suffix := regexp.MustCompile(`V\d{8}(_\d+)?$`)
+	out := map[string]string{}
+	kinds, _ := get(fixed, "components").(map[string]any)
+	for kind, names := range kinds {
+		m, _ := names.(map[string]any)
+		for name := range m {
+			orig := suffix.ReplaceAllString(name, "")
+			if get(rev, "components", kind, name) == nil && orig != name && get(rev, "components", kind, orig) != nil {
+				out["#/components/"+kind+"/"+name] = "#/components/" + kind + "/" + orig
+			}
+		}
+	}
+	return out
+}
+
+// versionView is an operation's view of one version as the files write it:
+// parameters, the request body and responses with only that version's media
+// types (named without the version) and the unversioned ones.
+func versionView(tree map[string]any, op *specs.Operation, product, version string) map[string]any {
+	item, _ := get(tree, "paths", op.Path).(map[string]any)
+	var raw map[string]any
+	for k, v := range item {
+		if strings.EqualFold(k, op.Method) {
+			raw, _ = v.(map[string]any)
+		}
+	}
+	filter := func(container any) (any, bool) {
+		m, ok := container.(map[string]any)
+		if !ok {
+			return container, true
+		}
+		content, _ := m["content"].(map[string]any)
+		if len(content) == 0 {
+			return m, true
+		}
+		kept := map[string]any{}
+		for name, v := range content {
+			mt, ok, err := specs.ParseMediaType(name)
+			switch {
+			case err != nil:
+			case !ok || mt.Product != product:
+				kept[name] = v
+			case mt.Version == version:
+				kept[mt.Normalized()] = withoutVersion(v, version)
+			}
+		}
+		out := maps.Clone(m)
+		out["content"] = kept
+		return out, len(kept) > 0
+	}
+	view := map[string]any{"parameters": raw["parameters"], "pathParameters": item["parameters"]}
+	if body, ok := filter(raw["requestBody"]); ok && body != nil {
+		view["requestBody"] = body
+	}
+	responses := map[string]any{}
+	rs, _ := raw["responses"].(map[string]any)
+	for status, r := range rs {
+		if kept, ok := filter(r); ok {
+			responses[status] = kept
+		}
+	}
+	view["responses"] = responses
+	return view
+}
+
+// withoutVersion is a media type object with the fields that name its
+// version (x-xgen-version: 2023-01-01) set to a placeholder, since the fix
+// renames them.
+func withoutVersion(v any, version string) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := maps.Clone(m)
+	for k, field := range m {
+		if d, ok := field.(time.Time); ok && d.Format(time.DateOnly) == version || field == version {
+			out[k] = "VERSION"
+		}
+	}
+	return out
+}
+
+// renameRefs copies v with the strings that name a component ($refs,
+// discriminator mappings) mapped through names.
+func renameRefs(v any, names map[string]string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, c := range x {
+			out[k] = renameRefs(c, names)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, c := range x {
+			out[i] = renameRefs(c, names)
+		}
+		return out
+	case string:
+		if to, ok := names[x]; ok {
+			return to
+		}
+	}
+	return v
+}
+
+func resolve(tree map[string]any, ptr string) any {
+	return get(tree, strings.Split(strings.TrimPrefix(ptr, "#/"), "/")...)
+}
+
+// refClosure is every local component v refers to, directly or through
+// other components.
+func refClosure(tree map[string]any, v any) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		case string:
+			if strings.HasPrefix(x, "#/components/") && !seen[x] {
+				seen[x] = true
+				walk(resolve(tree, x))
+			}
+		}
+	}
+	walk(v)
+	return seen
+}
+
+// TestFixGolden runs the cases of testdata/fix: the archive's first comment
+// line is the command line, want.stdout the fixed file (or diff) and
+// want.exit the exit code followed by stderr; -update rewrites both. Every
+// comment line of the revision must survive the fix.
+func TestFixGolden(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/fix/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fix cases: %v", err)
+	}
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			archive, err := txtar.ParseFile(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			sections := map[string]int{}
+			for i, f := range archive.Files {
+				sections[f.Name] = i
+				if strings.HasPrefix(f.Name, "want.") {
+					continue
+				}
+				if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			line, _, _ := strings.Cut(string(archive.Comment), "\n")
+			args := strings.Fields(line)
+			var stdout, stderr bytes.Buffer
+			code := run(args, &stdout, &stderr)
+			got := map[string]string{"want.stdout": stdout.String(), "want.exit": fmt.Sprintf("%d\n%s", code, stderr.String())}
+			for _, name := range []string{"want.stdout", "want.exit"} {
+				i, ok := sections[name]
+				if !ok {
+					t.Fatalf("no %s section", name)
+				}
+				if *update {
+					archive.Files[i].Data = []byte(got[name])
+					continue
+				}
+				if d := cmp.Diff(string(archive.Files[i].Data), got[name]); d != "" {
+					t.Errorf("apiver %s: %s differs (-want +got):\n%s", line, name, d)
+				}
+			}
+			if *update {
+				if err := os.WriteFile(abs, txtar.Format(archive), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			revision := archive.Files[sections[args[len(args)-1]]].Data
+			if slices.Contains(args, "--diff") {
+				return
+			}
+			if code == exitPass {
+				assertFixed(t, nil, args[len(args)-2], args[len(args)-1])
+			}
+			for _, l := range strings.Split(string(revision), "\n") {
+				if i := strings.Index(l, "# "); i >= 0 && !strings.Contains(stdout.String(), l[i:]) {
+					t.Errorf("the comment of line %q is lost", l)
+				}
+			}
+		})
+	}
+}
+
+// TestFixDiffApplies checks every hunk of fix --diff on the seed pair: its
+// old lines are the revision's at its old start, its new lines the fixed
+// file's at its new start, so `git apply` takes it without fuzz.
+func TestFixDiffApplies(t *testing.T) {
+	const base, revision = "../../testdata/seed-history/example-2026-02-08.yaml", "../../testdata/seed-history/example-2026-02-09.yaml"
+	var fixed, patch, stderr bytes.Buffer
+	run([]string{"fix", base, revision}, &fixed, &stderr)
+	run([]string{"fix", "--diff", base, revision}, &patch, &stderr)
+	old, err := os.ReadFile(revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldLines, newLines := strings.SplitAfter(string(old), "\n"), strings.SplitAfter(fixed.String(), "\n")
+	header := regexp.MustCompile(`^@@ -(\d+),(\d+) \+(\d+),(\d+) @@$`)
+	hunks := 0
+	var oldAt, newAt int
+	for _, l := range strings.SplitAfter(patch.String(), "\n") {
+		if m := header.FindStringSubmatch(strings.TrimSuffix(l, "\n")); m != nil {
+			hunks++
+			fmt.Sscan(m[1], &oldAt)
+			fmt.Sscan(m[3], &newAt)
+			oldAt, newAt = oldAt-1, newAt-1
+			continue
+		}
+		if hunks == 0 || l == "" {
+			continue
+		}
+		body := l[1:]
+		if l[0] != '+' {
+			if oldLines[oldAt] != body {
+				t.Fatalf("revision line %d is %q, the diff says %q", oldAt+1, oldLines[oldAt], body)
+			}
+			oldAt++
+		}
+		if l[0] != '-' {
+			if newLines[newAt] != body {
+				t.Fatalf("fixed line %d is %q, the diff says %q", newAt+1, newLines[newAt], body)
+			}
+			newAt++
+		}
+	}
+	if hunks < 10 {
+		t.Fatalf("%d hunks, want the seed's many:\n%s", hunks, patch.String())
+	}
+}

@@ -1,0 +1,81 @@
+package fix
+
+import (
+	"fmt"
+	"slices"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+// Options are what Run needs besides the two snapshots: the check's
+// inputs and the new version.
+type Options struct {
+	Config policy.Config
+	// Date is the policy's today.
+	Date    civil.Date
+	Product string
+	// Version names the new versions; it may be empty only when nothing is
+	// fixable.
+	Version         string
+	AllowRemoteRefs bool
+}
+
+// Run fixes what the check of base against revision (before) found
+// fixable, and checks the base against the result: the errors of the
+// returned report are what a new version cannot fix. An operation none of
+// whose errors the fix removes has them outside its media types (in
+// parameters, security), so it is left as it was.
+func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*Result, *policy.Report, error) {
+	var targets []Target
+	for _, f := range before.Findings {
+		if f.Fixable() {
+			targets = append(targets, Target{Operation: f.Operation, Version: f.Version})
+		}
+	}
+	if opts.Version == "" && len(targets) > 0 {
+		return nil, nil, fmt.Errorf("%s: no date in its name: give --version or --date for the new version", revision.Path)
+	}
+	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize()}
+	res, after, err := fixAndCheck(in, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	type key struct{ operation, version, change, message string }
+	still := map[key]bool{}
+	for _, f := range after.Findings {
+		still[key{f.Operation, f.Version, f.Change, f.Message}] = true
+	}
+	helped := map[string]bool{}
+	for _, f := range before.Findings {
+		if f.Fixable() && !still[key{f.Operation, f.Version, f.Change, f.Message}] {
+			helped[f.Operation] = true
+		}
+	}
+	if kept := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return !helped[t.Operation] }); len(kept) < len(targets) {
+		in.Targets = kept
+		return fixAndCheck(in, opts)
+	}
+	return res, after, nil
+}
+
+// fixAndCheck fixes the revision and checks the base against the result.
+func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
+	res, err := Fix(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := specs.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the fixed revision does not load: %w", err)
+	}
+	fixed := *in.Revision
+	fixed.Doc, fixed.Data = doc, res.Data
+	result, err := diff.Compare(in.Base, &fixed, diff.Options{Product: in.Product, Levels: opts.Config.ChangeLevels(), Date: opts.Date})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, policy.Check(policy.Input{Base: in.Base, Revision: &fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
+}
