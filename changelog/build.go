@@ -57,6 +57,8 @@ type BuildOptions struct {
 	AllowRemoteRefs bool
 	// Progress, when set, is told after each snapshot is loaded.
 	Progress func()
+	// Pair is how the two snapshots of each release are loaded.
+	Pair specs.PairOptions
 }
 
 // Build walks the snapshots in date order and records, for each one after

@@ -76,8 +76,31 @@ func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions)
 // has that name. Local $refs are resolved relative to the file; remote ones
 // are refused unless opts.AllowRemoteRefs.
 func Load(path string, opts LoadOptions) (*Snapshot, error) {
+	src, err := Read(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return src.Load()
+}
+
+// Source is a snapshot file read but not parsed: a reduced load of a pair
+// looks at both documents before kin-openapi parses either.
+type Source struct {
+	arg       string // as the user named it, for errors
+	path, ref string
+	date      civil.Date
+	data      []byte
+	read      openapi3.ReadFromURIFunc
+}
+
+// Path is the file as a Snapshot of it names it.
+func (s *Source) Path() string { return s.path }
+
+// Read reads one snapshot file, or REF:PATH from git when no file has that
+// name, without parsing it.
+func Read(path string, opts LoadOptions) (*Source, error) {
 	if ref, file, ok := gitInput(path); ok {
-		return loadGit(path, ref, file, opts)
+		return readGit(path, ref, file, opts)
 	}
 	date := opts.Date
 	if date.IsZero() {
@@ -93,21 +116,38 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	doc, err := parse(path, data, limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize))
+	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize)}, nil
+}
+
+// Load parses the whole document.
+func (s *Source) Load() (*Snapshot, error) {
+	return s.load(s.data)
+}
+
+// load parses text in place of the source's own (a reduced copy with the
+// same lines); errors are those of the source's own text.
+func (s *Source) load(text []byte) (*Snapshot, error) {
+	doc, err := parse(s.path, s.data, text, s.read)
 	if err != nil {
+		// Name the input as given: PATH alone would read as the work tree file.
+		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
+			e.File = s.arg
+		}
 		return nil, err
 	}
-	return &Snapshot{Path: path, Date: date, Doc: doc}, nil
+	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, refReader(path, allowRemoteRefs))
+	return parse(path, data, data, refReader(path, allowRemoteRefs))
 }
 
-// parse is Parse with read reading the $ref'd files.
-func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
+// parse is Parse with read reading the $ref'd files. kin-openapi reads text,
+// which is data itself or a reduced copy of it with the same lines; data is
+// checked and named in errors.
+func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
@@ -119,7 +159,7 @@ func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T
 	loader.IsExternalRefsAllowed = true
 	loader.Context = context.Background()
 	loader.ReadFromURIFunc = read
-	doc, err := loader.LoadFromDataWithPath(data, &url.URL{Path: path})
+	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
 	if err != nil {
 		return nil, describeLoadError(path, data, err)
 	}

@@ -26,7 +26,7 @@ func newChangelogCmd(stderr io.Writer) *cobra.Command {
 
 func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var output, configPath string
-	var allowRemote bool
+	var allowRemote, full, verbose bool
 	cmd := &cobra.Command{
 		Use:   "build DIR",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
@@ -40,7 +40,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote}
+			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Pair: pairOptions(full, verbose, cmd.ErrOrStderr())}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -63,6 +63,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
 	cmd.Flags().StringVar(&configPath, "config", "", "config file (default: ./"+policy.DefaultConfigFile+" when present)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
+	registerPipeline(cmd.Flags(), &full, &verbose)
 	return cmd
 }
 
