@@ -14,11 +14,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/getkin/kin-openapi/openapi3"
-	"golang.org/x/sync/errgroup"
 )
 
 // Snapshot is one dated OpenAPI document.
@@ -34,6 +34,12 @@ type Snapshot struct {
 	// when none gives one.
 	Date civil.Date
 	Doc  *openapi3.T
+	// Reduced is set when Doc was loaded for a comparison from a reduced
+	// copy of the text (see LoadReducedPair): operations whose closure is
+	// the same in both snapshots have only their skeleton, without schemas
+	// or examples. Such a document is for diff.Compare and the rules, not
+	// for reading the schemas of unchanged operations.
+	Reduced bool
 }
 
 // LoadOptions control how a snapshot is read.
@@ -63,10 +69,8 @@ func (e *Error) Error() string {
 
 // LoadPair loads the base and revision snapshots concurrently.
 func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions) (base, revision *Snapshot, err error) {
-	var g errgroup.Group
-	g.Go(func() (err error) { base, err = Load(basePath, baseOpts); return err })
-	g.Go(func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err })
-	if err := g.Wait(); err != nil {
+	if err := both(func() (err error) { base, err = Load(basePath, baseOpts); return err },
+		func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
 	}
 	return base, revision, nil
@@ -91,6 +95,11 @@ type Source struct {
 	date      civil.Date
 	data      []byte
 	read      openapi3.ReadFromURIFunc
+	// index is built once, for the first reduced load that needs it.
+	indexOnce sync.Once
+	index     *docIndex
+	// structure is why checkStructure refuses the text, "" when it passes.
+	structure string
 }
 
 // Path is the file as a Snapshot of it names it.
@@ -121,13 +130,14 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 
 // Load parses the whole document.
 func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data)
+	return s.load(s.data, false)
 }
 
 // load parses text in place of the source's own (a reduced copy with the
-// same lines); errors are those of the source's own text.
-func (s *Source) load(text []byte) (*Snapshot, error) {
-	doc, err := parse(s.path, s.data, text, s.read)
+// same lines); errors are those of the source's own text. checked says the
+// source's structure was checked already.
+func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
+	doc, err := parse(s.path, s.data, text, s.read, checked)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
@@ -141,18 +151,20 @@ func (s *Source) load(text []byte) (*Snapshot, error) {
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, refReader(path, allowRemoteRefs))
+	return parse(path, data, data, refReader(path, allowRemoteRefs), false)
 }
 
 // parse is Parse with read reading the $ref'd files. kin-openapi reads text,
 // which is data itself or a reduced copy of it with the same lines; data is
-// checked and named in errors.
-func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
+// checked (unless checked says it was) and named in errors.
+func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
-	if why := checkStructure(data); why != "" {
-		return nil, &Error{File: path, Msg: why}
+	if !checked {
+		if why := checkStructure(data); why != "" {
+			return nil, &Error{File: path, Msg: why}
+		}
 	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true

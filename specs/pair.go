@@ -1,7 +1,12 @@
 package specs
 
 import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"maps"
 	"os"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -28,22 +33,290 @@ type PairOptions struct {
 // snapshots are for diff.Compare only: see LoadReducedPair.
 func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions, opts PairOptions) (base, revision *Snapshot, err error) {
 	var baseSrc, revSrc *Source
-	var g errgroup.Group
-	g.Go(func() (err error) { baseSrc, err = Read(basePath, baseOpts); return err })
-	g.Go(func() (err error) { revSrc, err = Read(revisionPath, revisionOpts); return err })
-	if err := g.Wait(); err != nil {
+	if err := both(func() (err error) { baseSrc, err = Read(basePath, baseOpts); return err },
+		func() (err error) { revSrc, err = Read(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
 	}
 	return LoadReducedPair(baseSrc, revSrc, opts)
 }
 
-// LoadReducedPair loads two sources for a comparison of base with revision.
-func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, err error) {
+// both runs the base's and the revision's work concurrently; when both
+// fail, the base's error is the one reported, so the same input always
+// gives the same message.
+func both(base, revision func() error) error {
+	var errs [2]error
 	var g errgroup.Group
-	g.Go(func() (err error) { b, err = base.Load(); return err })
-	g.Go(func() (err error) { r, err = revision.Load(); return err })
-	if err := g.Wait(); err != nil {
-		return nil, nil, err
+	g.Go(func() error { errs[0] = base(); return nil })
+	g.Go(func() error { errs[1] = revision(); return nil })
+	_ = g.Wait()
+	return cmp.Or(errs[0], errs[1])
+}
+
+// LoadReducedPair loads two sources for a comparison of base with revision.
+// Unless opts.Full, kin-openapi reads reduced copies of the texts: the
+// schemas and examples of operations whose closure is the same in both are
+// blanked, and so are the components equal in both that nothing kept
+// reaches (see reduce.go). Lines keep their numbers, so locations are
+// exact. A document that cannot be reduced safely (JSON, flow style at the
+// top, YAML anchors, $refs to other files) is loaded whole, and so is its
+// partner; opts.Note says why. Input errors are those of the whole texts.
+func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, err error) {
+	note := func(format string, args ...any) {
+		if opts.Note != nil {
+			opts.Note(fmt.Sprintf(format, args...))
+		}
 	}
+	whole := func() (*Snapshot, *Snapshot, error) {
+		if err := both(func() (err error) { b, err = base.Load(); return err },
+			func() (err error) { r, err = revision.Load(); return err }); err != nil {
+			return nil, nil, err
+		}
+		return b, r, nil
+	}
+	if opts.Full {
+		note("%s, %s: full pipeline: both documents loaded whole", base.path, revision.path)
+		return whole()
+	}
+	_ = both(func() error { base.prepare(); return nil }, func() error { revision.prepare(); return nil })
+	for _, s := range []*Source{base, revision} {
+		switch {
+		case s.structure != "":
+			return whole() // the whole load reports it
+		case s.index.why != "":
+			note("%s: %s; %s loaded whole too", s.path, s.index.why, other(s, base, revision).path)
+			return whole()
+		}
+	}
+	baseText, revText, summary, why := reduce(base, revision)
+	if why != "" {
+		note("%s, %s: %s: both loaded whole", base.path, revision.path, why)
+		return whole()
+	}
+	if err := both(func() (err error) { b, err = base.load(baseText, true); return err },
+		func() (err error) { r, err = revision.load(revText, true); return err }); err != nil {
+		note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
+		return whole()
+	}
+	b.Reduced, r.Reduced = true, true
+	note("%s, %s: %s", base.path, revision.path, summary)
 	return b, r, nil
+}
+
+func other(s, a, b *Source) *Source {
+	if s == a {
+		return b
+	}
+	return a
+}
+
+// prepare checks the source's structure and indexes it, once.
+func (s *Source) prepare() {
+	s.indexOnce.Do(func() {
+		if trimmed := bytes.TrimSpace(s.data); len(trimmed) > 0 && trimmed[0] == '{' {
+			s.structure = checkStructure(s.data)
+			s.index = newIndex(s.data, nil)
+			return
+		}
+		root := parseNode(s.data)
+		if s.structure = checkTree(s.data, root); s.structure == "" {
+			s.index = newIndex(s.data, root)
+		}
+	})
+}
+
+// reduce decides what each document keeps and returns the reduced texts,
+// or why they are not reduced.
+func reduce(base, revision *Source) (baseText, revText []byte, summary, why string) {
+	b, r := base.index, revision.index
+	if b.global != r.global {
+		return nil, nil, "", "the OpenAPI version, servers or security changed"
+	}
+	sides := []*docIndex{b, r}
+	comps := unionKeys(b.comps, r.comps)
+
+	// A component is dirty when it differs, or reaches one that does.
+	dirty := map[string]bool{}
+	referrers := map[string][]string{}
+	var queue []string
+	for _, name := range comps {
+		ub, ur := b.comps[name], r.comps[name]
+		if ub == nil || ur == nil || ub.hash != ur.hash {
+			dirty[name] = true
+			queue = append(queue, name)
+		}
+		for _, side := range sides {
+			if u := side.comps[name]; u != nil {
+				for _, ref := range u.refs {
+					referrers[ref] = append(referrers[ref], name)
+				}
+			}
+		}
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, from := range referrers[name] {
+			if !dirty[from] {
+				dirty[from] = true
+				queue = append(queue, from)
+			}
+		}
+	}
+
+	ops := unionKeys(b.ops, r.ops)
+	var kept, pruned []string
+	for _, name := range ops {
+		ob, or := b.ops[name], r.ops[name]
+		keep := ob == nil || or == nil || ob.hash != or.hash || !ob.skelOK || !or.skelOK
+		for _, ref := range refsOf(ob, or) {
+			keep = keep || dirty[ref]
+		}
+		if keep {
+			kept = append(kept, name)
+		} else {
+			pruned = append(pruned, name)
+		}
+	}
+	if len(pruned) == 0 {
+		return nil, nil, "", fmt.Sprintf("all %d operations changed", len(ops))
+	}
+
+	// Components are kept whole (reached from what is kept whole), as a
+	// skeleton (reached only from pruned operations' skeletons) or not at
+	// all. A component that cannot be cut as planned is kept whole, and
+	// the plan made again.
+	forced := map[string]bool{}
+	var full, skel map[string]bool
+	for {
+		var roots []string
+		for name := range dirty {
+			roots = append(roots, name)
+		}
+		for name := range forced {
+			roots = append(roots, name)
+		}
+		for _, side := range sides {
+			roots = append(roots, side.roots...)
+			for _, name := range kept {
+				if u := side.ops[name]; u != nil {
+					roots = append(roots, u.refs...)
+				}
+			}
+		}
+		full = closure(roots, nil, sides, func(u *unit) []string { return u.refs })
+		roots = roots[:0]
+		for _, side := range sides {
+			for _, name := range pruned {
+				roots = append(roots, side.ops[name].skelRefs...)
+			}
+		}
+		skel = closure(roots, full, sides, func(u *unit) []string { return u.skelRefs })
+		again := false
+		for _, name := range comps {
+			ub, ur := b.comps[name], r.comps[name]
+			switch {
+			case full[name]:
+			case skel[name] && !(ub.skelOK && ur.skelOK), !skel[name] && !(ub.removeOK && ur.removeOK):
+				forced[name], again = true, true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+
+	var removed int
+	edits := make([][]edit, 2)
+	for i, side := range sides {
+		for _, name := range pruned {
+			edits[i] = append(edits[i], side.ops[name].blanks...)
+		}
+		for _, name := range comps {
+			u := side.comps[name]
+			switch {
+			case full[name]:
+			case skel[name]:
+				edits[i] = append(edits[i], u.blanks...)
+			default:
+				edits[i] = append(edits[i], u.remove)
+				if i == 0 {
+					removed++
+				}
+			}
+		}
+	}
+	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep their skeleton, without schemas and examples); of %d components, %d kept whole, %d as a skeleton, %d left out",
+		len(kept), len(ops), len(comps), len(full), len(skel), removed)
+	return applyEdits(base.data, edits[0]), applyEdits(revision.data, edits[1]), summary, ""
+}
+
+func refsOf(units ...*unit) []string {
+	var out []string
+	for _, u := range units {
+		if u != nil {
+			out = append(out, u.refs...)
+		}
+	}
+	return out
+}
+
+// closure is every component reachable from roots through next, in either
+// document, not going into those of stop.
+func closure(roots []string, stop map[string]bool, sides []*docIndex, next func(*unit) []string) map[string]bool {
+	seen := map[string]bool{}
+	queue := slices.Clone(roots)
+	for len(queue) > 0 {
+		name := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[name] || stop[name] {
+			continue
+		}
+		seen[name] = true
+		for _, side := range sides {
+			if u := side.comps[name]; u != nil {
+				queue = append(queue, next(u)...)
+			}
+		}
+	}
+	return seen
+}
+
+func unionKeys(a, b map[string]*unit) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// applyEdits returns a copy of text with the edits made, line for line.
+func applyEdits(text []byte, edits []edit) []byte {
+	lines, ends := textLines(text)
+	blank := func(from, to int) {
+		for l := from; l <= to; l++ {
+			lines[l-1] = nil
+		}
+	}
+	for _, e := range edits {
+		switch {
+		case e.blankKey:
+			blank(e.key, e.end)
+		case e.col >= 0:
+			lines[e.key-1] = append(slices.Clip(lines[e.key-1][:e.col]), "{}"...)
+			blank(e.key+1, e.end)
+		default:
+			blank(e.key+1, e.end)
+			lines[e.value-1] = append(bytes.Repeat([]byte{' '}, e.indent), "{}"...)
+		}
+	}
+	var out bytes.Buffer
+	out.Grow(len(text))
+	for i, line := range lines {
+		out.Write(line)
+		out.Write(ends[i])
+	}
+	return out.Bytes()
 }
