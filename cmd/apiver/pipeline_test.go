@@ -108,3 +108,33 @@ func comparePipelines(t *testing.T, args []string) {
 		t.Errorf("apiver %s: the reduced pipeline differs from the full one (-full +reduced):\n%s", strings.Join(args, " "), diff)
 	}
 }
+
+// TestPipelinesAgreeOnHistory builds the seed history, and the real
+// corpus's unless -short, through both pipelines: the same bytes.
+func TestPipelinesAgreeOnHistory(t *testing.T) {
+	dirs := []string{"../../testdata/seed-history"}
+	if !testing.Short() {
+		if _, ok := corpus.Dir(); ok {
+			dirs = append(dirs, corpus.Unpack(t))
+		}
+	}
+	config, err := filepath.Abs("testdata/atlas.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		args := []string{"changelog", "build", dir}
+		if dir != dirs[0] {
+			args = append(args, "--config", config)
+		}
+		runWith := func(full string) string {
+			t.Setenv(specs.FullPipelineEnv, full)
+			var stdout, stderr bytes.Buffer
+			code := run(args, &stdout, &stderr)
+			return fmt.Sprintf("exit %d\n-- stdout --\n%s-- stderr --\n%s", code, stdout.String(), stderr.String())
+		}
+		if diff := cmp.Diff(runWith("1"), runWith("")); diff != "" {
+			t.Errorf("apiver %s: the reduced pipeline differs from the full one (-full +reduced):\n%s", strings.Join(args, " "), diff)
+		}
+	}
+}
