@@ -180,6 +180,31 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 	if len(pruned) == 0 {
 		return nil, nil, "", fmt.Sprintf("all %d operations changed", len(ops))
 	}
+	isPruned := map[string]bool{}
+	for _, name := range pruned {
+		isPruned[name] = true
+	}
+	// A path item's own entries (its parameters) go where all its
+	// operations go; otherwise they are kept whole.
+	var cutItems, itemRoots []string
+	for _, path := range unionKeys(b.pathItems, r.pathItems) {
+		ib, ir := b.pathItems[path], r.pathItems[path]
+		cut := ib != nil && ir != nil && ib.cutOK && ir.cutOK && len(ib.ops) > 0
+		for _, item := range []*pathItem{ib, ir} {
+			for _, op := range item.opsOrNil() {
+				cut = cut && isPruned[op]
+			}
+		}
+		if cut {
+			cutItems = append(cutItems, path)
+			continue
+		}
+		for _, item := range []*pathItem{ib, ir} {
+			if item != nil {
+				itemRoots = append(itemRoots, item.refs...)
+			}
+		}
+	}
 
 	// Components are kept whole (reached from what is kept whole), as a
 	// skeleton (reached only from pruned operations' skeletons) or not at
@@ -188,7 +213,7 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 	forced := map[string]bool{}
 	var full, skel map[string]bool
 	for {
-		var roots []string
+		roots := slices.Clone(itemRoots)
 		for name := range dirty {
 			roots = append(roots, name)
 		}
@@ -231,6 +256,9 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 		for _, name := range pruned {
 			edits[i] = append(edits[i], side.ops[name].blanks...)
 		}
+		for _, path := range cutItems {
+			edits[i] = append(edits[i], side.pathItems[path].cuts...)
+		}
 		for _, name := range comps {
 			u := side.comps[name]
 			switch {
@@ -245,9 +273,9 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 			}
 		}
 	}
-	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep their skeleton, without schemas and examples); of %d components, %d kept whole, %d as a skeleton, %d left out",
+	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep only their media types, deprecation and sunsets); of %d components, %d kept whole, %d as a skeleton, %d left out",
 		len(kept), len(ops), len(comps), len(full), len(skel), removed)
-	return applyEdits(base.data, edits[0]), applyEdits(revision.data, edits[1]), summary, ""
+	return applyEdits(base.data, b.lines, edits[0]), applyEdits(revision.data, r.lines, edits[1]), summary, ""
 }
 
 func refsOf(units ...*unit) []string {
@@ -281,7 +309,14 @@ func closure(roots []string, stop map[string]bool, sides []*docIndex, next func(
 	return seen
 }
 
-func unionKeys(a, b map[string]*unit) []string {
+func (p *pathItem) opsOrNil() []string {
+	if p == nil {
+		return nil
+	}
+	return p.ops
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
 	keys := slices.Collect(maps.Keys(a))
 	for k := range b {
 		if _, ok := a[k]; !ok {
@@ -293,30 +328,53 @@ func unionKeys(a, b map[string]*unit) []string {
 }
 
 // applyEdits returns a copy of text with the edits made, line for line.
-func applyEdits(text []byte, edits []edit) []byte {
-	lines, ends := textLines(text)
-	blank := func(from, to int) {
-		for l := from; l <= to; l++ {
-			lines[l-1] = nil
-		}
-	}
+func applyEdits(text []byte, lines lineIndex, edits []edit) []byte {
+	blank := make([]bool, lines.count()+1)
+	replaced := map[int][]byte{}
+	// Entries taken out whole go last: edits inside them are void.
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(b2i(a.blankKey), b2i(b.blankKey)) })
 	for _, e := range edits {
+		from := e.key + 1
 		switch {
 		case e.blankKey:
-			blank(e.key, e.end)
+			from = e.key
 		case e.col >= 0:
-			lines[e.key-1] = append(slices.Clip(lines[e.key-1][:e.col]), "{}"...)
-			blank(e.key+1, e.end)
+			replaced[e.key] = append(slices.Clip(lines.line(text, e.key)[:e.col]), e.text...)
 		default:
-			blank(e.key+1, e.end)
-			lines[e.value-1] = append(bytes.Repeat([]byte{' '}, e.indent), "{}"...)
+			replaced[e.value] = append(bytes.Repeat([]byte{' '}, e.indent), e.text...)
+		}
+		for l := from; l <= e.end; l++ {
+			if e.blankKey || e.col >= 0 || l != e.value {
+				blank[l] = true
+			}
+		}
+		if e.blankKey {
+			for l := e.key; l <= e.end; l++ {
+				delete(replaced, l)
+			}
 		}
 	}
 	var out bytes.Buffer
 	out.Grow(len(text))
-	for i, line := range lines {
-		out.Write(line)
-		out.Write(ends[i])
+	for l := 1; l <= lines.count(); l++ {
+		raw := text[lines[l-1]:lines[l]]
+		content := lines.line(text, l)
+		switch r, ok := replaced[l]; {
+		case ok:
+			out.Write(r)
+		case blank[l]:
+		default:
+			out.Write(content)
+		}
+		out.Write(raw[len(content):])
 	}
 	return out.Bytes()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -25,22 +25,31 @@ import (
 // x-sunset), so pairing and the rules that look at the whole document still
 // see every operation.
 
-// blankedKeys are the entries of a pruned operation replaced by {}: where
-// almost all the weight of an operation lies.
-var blankedKeys = map[string]bool{"schema": true, "example": true, "examples": true}
-
 var methods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true}
 
 // docIndex is what a reduced load needs to know of one document.
 type docIndex struct {
 	// why is set when the document cannot be reduced safely.
 	why    string
+	lines  lineIndex
 	global hashValue
 	ops    map[string]*unit // "method path", as written
-	comps  map[string]*unit // "kind/name"
+	// pathItems are keyed by path.
+	pathItems map[string]*pathItem
+	comps     map[string]*unit // "kind/name"
 	// roots are the components named outside operations: from path-level
 	// parameters, webhooks and the rest of the document.
 	roots []string
+}
+
+// pathItem is what a path item holds besides its operations.
+type pathItem struct {
+	ops  []string
+	refs []string
+	// cuts take out every entry but the operations; cutOK reports that
+	// they can.
+	cuts  []edit
+	cutOK bool
 }
 
 // unit is an operation or a component.
@@ -57,13 +66,27 @@ type unit struct {
 	// can.
 	remove   edit
 	removeOK bool
+	// responses are an operation's responses, while it is indexed.
+	responses []responseCut
+	// versioned is set on a response or request body component that names a
+	// versioned media type.
+	versioned bool
+}
+
+// responseCut is a response of an operation, and how to cut it out.
+type responseCut struct {
+	remove    edit
+	ok        bool
+	ref       string // the component it names, if it is a $ref
+	versioned bool
 }
 
 // edit replaces lines of the text. With blankKey, lines key..end become
-// empty; otherwise the value becomes {}: on the key's line from byte col
-// when the value starts there, else on the value's line, indented past the
-// key, and the other lines to end become empty.
+// empty; otherwise the value becomes text ({} or ""): on the key's line
+// from byte col when the value starts there, else on the value's line,
+// indented past the key, and the other lines to end become empty.
 type edit struct {
+	text            string
 	key, value, end int
 	col             int // byte offset of the value in the key's line, -1 when it starts on a later line
 	indent          int // spaces before {} on a later line
@@ -74,35 +97,43 @@ type hashValue [2]uint64
 
 var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// textLines splits text into lines without their terminators and the
-// terminators ("\n", "\r\n", or "" for an unterminated last line).
-func textLines(text []byte) (lines, ends [][]byte) {
-	for len(text) > 0 {
-		i := bytes.IndexByte(text, '\n')
-		if i < 0 {
-			lines, ends = append(lines, text), append(ends, nil)
-			break
+// lineIndex is where each line of a text starts: line l (1-based) is
+// text[starts[l-1]:starts[l]], with its terminator.
+type lineIndex []int
+
+func newLineIndex(text []byte) lineIndex {
+	starts := make(lineIndex, 1, bytes.Count(text, []byte{'\n'})+2)
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
 		}
-		line, end := text[:i], text[i:i+1]
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line, end = line[:len(line)-1], text[i-1:i+1]
-		}
-		lines, ends = append(lines, line), append(ends, end)
-		text = text[i+1:]
 	}
-	return lines, ends
+	if starts[len(starts)-1] != len(text) {
+		starts = append(starts, len(text))
+	}
+	return starts
+}
+
+func (li lineIndex) count() int { return len(li) - 1 }
+
+// line is line l without its terminator.
+func (li lineIndex) line(text []byte, l int) []byte {
+	line := text[li[l-1]:li[l]]
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	return bytes.TrimSuffix(line, []byte{'\r'})
 }
 
 // indexer builds a docIndex.
 type indexer struct {
-	lines [][]byte
+	text  []byte
+	lines lineIndex
 	idx   *docIndex
 }
 
 // newIndex indexes a document's text; root is its parsed YAML, nil when it
 // does not parse as YAML.
 func newIndex(data []byte, root *yaml.Node) *docIndex {
-	idx := &docIndex{ops: map[string]*unit{}, comps: map[string]*unit{}}
+	idx := &docIndex{ops: map[string]*unit{}, comps: map[string]*unit{}, pathItems: map[string]*pathItem{}}
 	trimmed := bytes.TrimSpace(data)
 	switch {
 	case len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '['):
@@ -116,9 +147,9 @@ func newIndex(data []byte, root *yaml.Node) *docIndex {
 		idx.why = why
 		return idx
 	}
-	lines, _ := textLines(data)
-	ix := &indexer{lines: lines, idx: idx}
-	ix.index(root, len(lines))
+	ix := &indexer{text: data, lines: newLineIndex(data), idx: idx}
+	idx.lines = ix.lines
+	ix.index(root, ix.lines.count())
 	return idx
 }
 
@@ -183,6 +214,7 @@ func (ix *indexer) index(root *yaml.Node, end int) {
 	if idx.why == "" {
 		idx.why = ix.checkRefs()
 	}
+	ix.cutUnversionedResponses()
 }
 
 func (ix *indexer) paths(paths *yaml.Node, end int) {
@@ -199,7 +231,9 @@ func (ix *indexer) paths(paths *yaml.Node, end int) {
 			continue
 		}
 		// What the path item holds besides its operations belongs to each
-		// of them (parameters above all); its $refs stay whole.
+		// of them (parameters above all): it is part of their closures, and
+		// is cut out only when all of them are pruned.
+		item := &pathItem{cutOK: p.v.Style&yaml.FlowStyle == 0}
 		var shared []hashValue
 		var ops []entry
 		for _, e := range mappingEntries(p.v, p.end) {
@@ -210,69 +244,162 @@ func (ix *indexer) paths(paths *yaml.Node, end int) {
 				ops = append(ops, e)
 			default:
 				shared = append(shared, hashNode(e.k), hashNode(e.v))
-				ix.idx.roots = append(ix.idx.roots, ix.refs(e.v, nil)...)
+				item.refs = append(item.refs, ix.refs(e.v, nil)...)
+				ed, ok := ix.removal(e)
+				item.cuts, item.cutOK = append(item.cuts, ed), item.cutOK && ok
 			}
 		}
 		for _, e := range ops {
 			u := &unit{skelOK: p.v.Style&yaml.FlowStyle == 0}
 			u.hash = hashOf(0, "", "", append([]hashValue{hashNode(e.v)}, shared...))
-			u.refs = ix.refs(e.v, nil)
-			ix.skeleton(u, e)
-			ix.idx.ops[e.k.Value+" "+p.k.Value] = u
+			u.refs = append(ix.refs(e.v, nil), item.refs...)
+			ix.skeleton(u, e, operationShape)
+			name := e.k.Value + " " + p.k.Value
+			ix.idx.ops[name] = u
+			item.ops = append(item.ops, name)
 		}
+		ix.idx.pathItems[p.k.Value] = item
 	}
 }
 
 func (ix *indexer) component(kind string, c entry) {
-	u := &unit{hash: hashNode(c.v), refs: ix.refs(c.v, nil), skelOK: true}
+	u := &unit{hash: hashNode(c.v), refs: ix.refs(c.v, nil), skelOK: true, versioned: versionedContent(c.v)}
 	u.remove, u.removeOK = ix.removal(c)
-	if kind == "schemas" {
-		// A schema is kept whole or not at all.
+	switch kind {
+	case "responses":
+		ix.skeleton(u, c, bodyShape)
+	case "requestBodies":
+		ix.skeleton(u, c, bodyShape)
+	default:
+		// Only what a skeleton names is cut to a skeleton.
 		u.skelRefs, u.skelOK = u.refs, false
-	} else {
-		ix.skeleton(u, c)
 	}
 	ix.idx.comps[kind+"/"+c.k.Value] = u
 }
 
-// skeleton finds the entries of u's value to blank and the $refs left
-// outside them.
-func (ix *indexer) skeleton(u *unit, e entry) {
-	var walk func(n *yaml.Node, end int)
-	walk = func(n *yaml.Node, end int) {
-		if n.Style&yaml.FlowStyle != 0 {
-			// Entries inside flow style share lines: none is blanked.
-			if containsKey(n, blankedKeys) {
-				u.skelOK = false
-			}
-			u.skelRefs = append(u.skelRefs, ix.refs(n, nil)...)
+// skeletonShape is what a skeleton keeps of a mapping: the entries named in
+// keep (with the shape of their own value, nil for a scalar kept as it is),
+// or, for a mapping keyed by names, every entry with the shape names.
+type skeletonShape struct {
+	keep  map[string]*skeletonShape
+	names *skeletonShape
+}
+
+// The skeleton of an operation is what apiver reads of an operation whose
+// diff is empty: its deprecation, its x-sunset and the media type keys that
+// carry its versions, with their x-sunset and their lines.
+var (
+	mediaTypeShape = &skeletonShape{keep: map[string]*skeletonShape{"x-sunset": nil}}
+	contentShape   = &skeletonShape{names: mediaTypeShape}
+	bodyShape      = &skeletonShape{keep: map[string]*skeletonShape{"$ref": nil, "content": contentShape}}
+	responsesShape = &skeletonShape{names: bodyShape}
+	operationShape = &skeletonShape{keep: map[string]*skeletonShape{"deprecated": nil, "x-sunset": nil, "requestBody": bodyShape, "responses": responsesShape}}
+)
+
+// skeleton plans the edits that cut u's value e down to sh, and finds the
+// $refs left. A mapping left with nothing becomes {}: kin-openapi keeps an
+// empty object, where null would leave a nil.
+func (ix *indexer) skeleton(u *unit, e entry, sh *skeletonShape) {
+	var walk func(e entry, sh *skeletonShape)
+	walk = func(e entry, sh *skeletonShape) {
+		n := e.v
+		if n.Kind != yaml.MappingNode {
+			u.skelRefs = append(u.skelRefs, ix.refs(n, e.k)...)
 			return
 		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			for _, c := range mappingEntries(n, end) {
-				switch {
-				case strings.HasPrefix(c.k.Value, "x-") || c.k.Value == "$ref" || c.k.Value == "discriminator":
-					u.skelRefs = append(u.skelRefs, ix.refs(c.v, c.k)...)
-				case blankedKeys[c.k.Value]:
-					ed, ok := ix.replacement(c)
-					u.skelOK = u.skelOK && ok
-					u.blanks = append(u.blanks, ed)
-				default:
-					walk(c.v, c.end)
+		entries := mappingEntries(n, e.end)
+		var cut []entry
+		for _, c := range entries {
+			if sh.names == nil {
+				if _, ok := sh.keep[c.k.Value]; !ok {
+					cut = append(cut, c)
 				}
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				itemEnd := end
-				if i+1 < len(n.Content) {
-					itemEnd = n.Content[i+1].Line - 1
-				}
-				walk(c, itemEnd)
 			}
 		}
+		switch {
+		case len(cut) > 0 && n.Style&yaml.FlowStyle != 0:
+			u.skelOK = false // entries on one line cannot be cut apart
+			return
+		case len(cut) > 0 && len(cut) == len(entries):
+			ed, ok := ix.replacement(e, "{}")
+			u.skelOK = u.skelOK && ok
+			u.blanks = append(u.blanks, ed)
+			return
+		}
+		for _, c := range cut {
+			ed, ok := ix.removal(c)
+			u.skelOK = u.skelOK && ok
+			u.blanks = append(u.blanks, ed)
+		}
+		for _, c := range entries {
+			sub := sh.names
+			if sub == nil {
+				var kept bool
+				if sub, kept = sh.keep[c.k.Value]; !kept {
+					continue
+				}
+			}
+			if sub == nil {
+				u.skelRefs = append(u.skelRefs, ix.refs(c.v, c.k)...)
+				continue
+			}
+			if sh == responsesShape {
+				ix.response(u, c)
+			}
+			walk(c, sub)
+		}
 	}
-	walk(e.v, e.end)
+	walk(e, sh)
+}
+
+// response notes a response of a pruned operation: one that carries no
+// version (an error response, most often) is taken out of the skeleton once
+// the components it names are known.
+func (ix *indexer) response(u *unit, c entry) {
+	r := responseCut{versioned: versionedContent(c.v)}
+	r.remove, r.ok = ix.removal(c)
+	if ref := child(c.v, "$ref"); ref != nil && ref.Kind == yaml.ScalarNode {
+		r.ref, _ = componentOf(ref.Value)
+	}
+	u.responses = append(u.responses, r)
+}
+
+// versionedContent reports whether a response or request body names a
+// media type that carries a version, valid or not.
+func versionedContent(n *yaml.Node) bool {
+	content := child(n, "content")
+	if content == nil || content.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i < len(content.Content); i += 2 {
+		if _, ok, err := ParseMediaType(content.Content[i].Value); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// cutUnversionedResponses takes the responses that carry no version out
+// of each operation's skeleton: nothing apiver reads of an unchanged
+// operation is in them. An operation whose response cannot be cut out is
+// not pruned, so that both documents keep the same skeleton.
+func (ix *indexer) cutUnversionedResponses() {
+	for _, u := range ix.idx.ops {
+		for _, r := range u.responses {
+			if r.versioned || (r.ref != "" && ix.idx.comps[r.ref] != nil && ix.idx.comps[r.ref].versioned) {
+				continue
+			}
+			if !r.ok {
+				u.skelOK = false
+				continue
+			}
+			u.blanks = append(u.blanks, r.remove)
+			if i := slices.Index(u.skelRefs, r.ref); r.ref != "" && i >= 0 {
+				u.skelRefs = slices.Delete(u.skelRefs, i, i+1)
+			}
+		}
+		u.responses = nil
+	}
 }
 
 // refs lists the components a subtree names: its $refs and discriminator
@@ -391,34 +518,37 @@ func mappingEntries(m *yaml.Node, end int) []entry {
 }
 
 // region checks that lines key+1..end hold nothing but the entry's value,
-// comments and blank lines: each is blank, a comment, or indented past the
-// key. Anything else (an outer sequence's dash, a document marker) means
+// comments and blank lines: each is blank, a comment, indented past the
+// key, or an item of a sequence value written at the key's indentation. Anything else (an outer sequence's dash, a document marker) means
 // the entry cannot be cut out by lines.
 func (ix *indexer) region(e entry) bool {
-	if e.k.Kind != yaml.ScalarNode || e.end < e.k.Line || e.end > len(ix.lines) || e.v.Line < e.k.Line {
+	if e.k.Kind != yaml.ScalarNode || e.end < e.k.Line || e.end > ix.lines.count() || e.v.Line < e.k.Line {
 		return false
 	}
 	for l := e.k.Line + 1; l <= e.end; l++ {
-		line := ix.lines[l-1]
+		line := ix.lines.line(ix.text, l)
 		trimmed := bytes.TrimLeft(line, " ")
 		if len(trimmed) == 0 || trimmed[0] == '#' {
 			continue
 		}
-		if utf8.RuneCount(line[:len(line)-len(trimmed)]) < e.k.Column {
+		indent := utf8.RuneCount(line[:len(line)-len(trimmed)])
+		// A block sequence may sit at its key's indentation.
+		compact := indent == e.k.Column-1 && e.v.Kind == yaml.SequenceNode && (len(trimmed) == 1 || trimmed[1] == ' ') && trimmed[0] == '-'
+		if indent < e.k.Column && !compact {
 			return false
 		}
 	}
 	return true
 }
 
-// replacement is the edit that turns e's value into {}.
-func (ix *indexer) replacement(e entry) (edit, bool) {
-	ed := edit{key: e.k.Line, value: e.v.Line, end: e.end, col: -1, indent: e.k.Column}
+// replacement is the edit that turns e's value into text.
+func (ix *indexer) replacement(e entry, text string) (edit, bool) {
+	ed := edit{key: e.k.Line, value: e.v.Line, end: e.end, col: -1, indent: e.k.Column, text: text}
 	if !ix.region(e) {
 		return ed, false
 	}
 	if e.v.Line == e.k.Line {
-		col, ok := byteOffset(ix.lines[e.k.Line-1], e.v.Column)
+		col, ok := byteOffset(ix.lines.line(ix.text, e.k.Line), e.v.Column)
 		ed.col = col
 		return ed, ok
 	}
@@ -432,7 +562,7 @@ func (ix *indexer) removal(e entry) (edit, bool) {
 	if !ix.region(e) {
 		return ed, false
 	}
-	line := ix.lines[e.k.Line-1]
+	line := ix.lines.line(ix.text, e.k.Line)
 	col, ok := byteOffset(line, e.k.Column)
 	return ed, ok && len(bytes.TrimLeft(line[:col], " ")) == 0
 }
@@ -448,22 +578,6 @@ func byteOffset(line []byte, column int) (int, bool) {
 		off += size
 	}
 	return off, off <= len(line)
-}
-
-func containsKey(n *yaml.Node, keys map[string]bool) bool {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i < len(n.Content); i += 2 {
-			if keys[n.Content[i].Value] {
-				return true
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if containsKey(c, keys) {
-			return true
-		}
-	}
-	return false
 }
 
 // hashNode hashes a subtree's content as oasdiff compares it: kinds,
