@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -78,6 +79,9 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		return whole()
 	}
 	_ = both(func() error { base.prepare(); return nil }, func() error { revision.prepare(); return nil })
+	// The YAML trees of the fast pass are garbage now: collect them before
+	// kin-openapi's loads, so that its garbage is not added on top.
+	runtime.GC()
 	for _, s := range []*Source{base, revision} {
 		switch {
 		case s.structure != "":
@@ -92,8 +96,13 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		note("%s, %s: %s: both loaded whole", base.path, revision.path, why)
 		return whole()
 	}
-	if err := both(func() (err error) { b, err = base.load(baseText, true); return err },
-		func() (err error) { r, err = revision.load(revText, true); return err }); err != nil {
+	// One after the other: kin-openapi's load makes several times the
+	// document's size in garbage, and two at once would double the peak.
+	b, err = base.load(baseText, true)
+	if err == nil {
+		r, err = revision.load(revText, true)
+	}
+	if err != nil {
 		note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
 		return whole()
 	}
@@ -206,6 +215,35 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 		}
 	}
 
+	// A kept operation whose versions stay the same loses the schemas of
+	// its media types equal in both documents.
+	var keptRoots []string
+	mediaEdits := make([][]edit, 2)
+	var mediaBlanked int
+	for _, name := range kept {
+		ob, or := b.ops[name], r.ops[name]
+		if !samePayloads(ob, or, dirty) {
+			keptRoots = append(keptRoots, refsOf(ob, or)...)
+			continue
+		}
+		keptRoots = append(keptRoots, ob.outerRefs...)
+		keptRoots = append(keptRoots, or.outerRefs...)
+		for _, key := range slices.Sorted(maps.Keys(ob.media)) {
+			mb, mr := ob.media[key], or.media[key]
+			equal := mb.hash == mr.hash
+			for _, ref := range append(slices.Clone(mb.refs), mr.refs...) {
+				equal = equal && !dirty[ref]
+			}
+			if !equal {
+				keptRoots = append(append(keptRoots, mb.refs...), mr.refs...)
+				continue
+			}
+			mediaEdits[0] = append(mediaEdits[0], mb.blanks...)
+			mediaEdits[1] = append(mediaEdits[1], mr.blanks...)
+			mediaBlanked++
+		}
+	}
+
 	// Components are kept whole (reached from what is kept whole), as a
 	// skeleton (reached only from pruned operations' skeletons) or not at
 	// all. A component that cannot be cut as planned is kept whole, and
@@ -220,13 +258,9 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 		for name := range forced {
 			roots = append(roots, name)
 		}
+		roots = append(roots, keptRoots...)
 		for _, side := range sides {
 			roots = append(roots, side.roots...)
-			for _, name := range kept {
-				if u := side.ops[name]; u != nil {
-					roots = append(roots, u.refs...)
-				}
-			}
 		}
 		full = closure(roots, nil, sides, func(u *unit) []string { return u.refs })
 		roots = roots[:0]
@@ -251,7 +285,7 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 	}
 
 	var removed int
-	edits := make([][]edit, 2)
+	edits := mediaEdits
 	for i, side := range sides {
 		for _, name := range pruned {
 			edits[i] = append(edits[i], side.ops[name].blanks...)
@@ -273,9 +307,29 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 			}
 		}
 	}
-	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep only their media types, deprecation and sunsets); of %d components, %d kept whole, %d as a skeleton, %d left out",
-		len(kept), len(ops), len(comps), len(full), len(skel), removed)
+	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep only their media types, deprecation and sunsets), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
+		len(kept), len(ops), mediaBlanked, len(comps), len(full), len(skel), removed)
 	return applyEdits(base.data, b.lines, edits[0]), applyEdits(revision.data, r.lines, edits[1]), summary, ""
+}
+
+// samePayloads reports whether a kept operation has the same media types
+// in both documents, in the same places, so that every pair of it compares
+// a version with itself, and each media type can be judged on its own.
+func samePayloads(b, r *unit, dirty map[string]bool) bool {
+	if b == nil || r == nil || !b.mediaOK || !r.mediaOK || len(b.media) != len(r.media) || !slices.Equal(b.bodyRefs, r.bodyRefs) {
+		return false
+	}
+	for key := range b.media {
+		if r.media[key] == nil {
+			return false
+		}
+	}
+	for _, ref := range b.bodyRefs {
+		if dirty[ref] {
+			return false
+		}
+	}
+	return true
 }
 
 func refsOf(units ...*unit) []string {

@@ -66,11 +66,26 @@ type unit struct {
 	// can.
 	remove   edit
 	removeOK bool
+	// media are an operation's inline media types, for an operation kept
+	// whose versions stay the same: one equal in both documents loses its
+	// schema. mediaOK reports that each can; outerRefs are the operation's
+	// refs outside them, bodyRefs the response and request body components
+	// it names.
+	media               map[string]*mediaUnit
+	mediaOK             bool
+	outerRefs, bodyRefs []string
 	// responses are an operation's responses, while it is indexed.
 	responses []responseCut
 	// versioned is set on a response or request body component that names a
 	// versioned media type.
 	versioned bool
+}
+
+// mediaUnit is a media type object of an operation.
+type mediaUnit struct {
+	hash   hashValue
+	refs   []string
+	blanks []edit
 }
 
 // responseCut is a response of an operation, and how to cut it out.
@@ -254,6 +269,7 @@ func (ix *indexer) paths(paths *yaml.Node, end int) {
 			u.hash = hashOf(0, "", "", append([]hashValue{hashNode(e.v)}, shared...))
 			u.refs = append(ix.refs(e.v, nil), item.refs...)
 			ix.skeleton(u, e, operationShape)
+			ix.mediaTypes(u, e)
 			name := e.k.Value + " " + p.k.Value
 			ix.idx.ops[name] = u
 			item.ops = append(item.ops, name)
@@ -352,6 +368,68 @@ func (ix *indexer) skeleton(u *unit, e entry, sh *skeletonShape) {
 	walk(e, sh)
 }
 
+// mediaTypes indexes the inline media types of an operation: its request
+// body's and its responses', keyed by where they are.
+func (ix *indexer) mediaTypes(u *unit, op entry) {
+	u.media, u.mediaOK = map[string]*mediaUnit{}, true
+	inner := map[*yaml.Node]bool{}
+	content := func(where string, holder *yaml.Node, end int) {
+		if holder == nil || holder.Kind != yaml.MappingNode {
+			return
+		}
+		if ref := child(holder, "$ref"); ref != nil {
+			if name, ok := componentOf(ref.Value); ok {
+				u.bodyRefs = append(u.bodyRefs, name)
+			}
+			return
+		}
+		for _, c := range mappingEntries(holder, end) {
+			if c.k.Value != "content" || c.v.Kind != yaml.MappingNode {
+				continue
+			}
+			if c.v.Style&yaml.FlowStyle != 0 {
+				u.mediaOK = false
+				return
+			}
+			for _, mt := range mappingEntries(c.v, c.end) {
+				m := &mediaUnit{hash: hashNode(mt.v)}
+				if mt.v.Kind != yaml.MappingNode || mt.v.Style&yaml.FlowStyle != 0 {
+					u.mediaOK = false
+					continue
+				}
+				for _, f := range mappingEntries(mt.v, mt.end) {
+					if f.k.Value != "schema" && f.k.Value != "example" && f.k.Value != "examples" {
+						continue
+					}
+					ed, ok := ix.replacement(f, "{}")
+					u.mediaOK = u.mediaOK && ok
+					m.blanks = append(m.blanks, ed)
+					m.refs = append(m.refs, ix.refs(f.v, f.k)...)
+					inner[f.v] = true
+				}
+				u.media[where+"\x00"+mt.k.Value] = m
+			}
+		}
+	}
+	if op.v.Kind != yaml.MappingNode {
+		u.mediaOK = false
+		return
+	}
+	for _, e := range mappingEntries(op.v, op.end) {
+		switch e.k.Value {
+		case "requestBody":
+			content("requestBody", e.v, e.end)
+		case "responses":
+			if e.v.Kind == yaml.MappingNode {
+				for _, r := range mappingEntries(e.v, e.end) {
+					content("responses\x00"+r.k.Value, r.v, r.end)
+				}
+			}
+		}
+	}
+	u.outerRefs = ix.refsExcept(op.v, inner)
+}
+
 // response notes a response of a pruned operation: one that carries no
 // version (an error response, most often) is taken out of the skeleton once
 // the components it names are known.
@@ -405,6 +483,15 @@ func (ix *indexer) cutUnversionedResponses() {
 // refs lists the components a subtree names: its $refs and discriminator
 // mappings. key is the subtree's own key, when it has one.
 func (ix *indexer) refs(n *yaml.Node, key *yaml.Node) []string {
+	return ix.refsSkipping(n, key, nil)
+}
+
+// refsExcept is refs without the subtrees of skip.
+func (ix *indexer) refsExcept(n *yaml.Node, skip map[*yaml.Node]bool) []string {
+	return ix.refsSkipping(n, nil, skip)
+}
+
+func (ix *indexer) refsSkipping(n *yaml.Node, key *yaml.Node, skip map[*yaml.Node]bool) []string {
 	var out []string
 	add := func(ref string, line int) {
 		name, ok := componentOf(ref)
@@ -418,6 +505,9 @@ func (ix *indexer) refs(n *yaml.Node, key *yaml.Node) []string {
 	}
 	var walk func(n *yaml.Node, key string)
 	walk = func(n *yaml.Node, key string) {
+		if skip[n] {
+			return
+		}
 		switch n.Kind {
 		case yaml.ScalarNode:
 			if key == "$ref" {
