@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
@@ -63,143 +62,81 @@ type BuildOptions struct {
 }
 
 // Build walks the snapshots in date order and records, for each one after
-// the first, the release that leads to it. Each file is read and indexed
-// once; each release loads its pair reduced to what can differ (see
-// specs.LoadReducedPair), so snapshots that differ in a few operations cost
-// little beyond that. Releases are computed a few at a time, in parallel,
-// and at most a few snapshots are held at once.
+// the first, the release that leads to it. Each snapshot is read and
+// loaded once; the fast pass (specs.PlanPair) finds what changed between
+// consecutive ones, and only that is diffed. Snapshots load in parallel,
+// and at most a few are held at a time.
 func Build(paths []string, opts BuildOptions) (*History, error) {
-	if len(paths) == 1 {
-		_, err := specs.Load(paths[0], loadOptions(opts))
-		if opts.Progress != nil {
-			opts.Progress()
-		}
-		return &History{}, err
-	}
-	sources := newSourceCache(paths, opts)
-	work := startReleases(len(paths)-1, func(i int) (Release, error) {
-		base, err := sources.get(i)
-		if err != nil {
-			return Release{}, err
-		}
-		revision, err := sources.get(i + 1)
-		if err != nil {
-			return Release{}, err
-		}
-		b, r, err := specs.LoadReducedPair(base, revision, opts.Pair)
-		if err != nil {
-			return Release{}, err
-		}
-		return releaseBetween(b, r, opts.Config)
-	})
-	defer work.close()
+	loaded, release := loadAhead(paths, opts)
 	h := &History{}
-	if opts.Progress != nil {
-		opts.Progress()
-	}
-	for i := range len(paths) - 1 {
-		r := work.take(i)
+	var prev loadResult
+	for i := range paths {
+		r := <-loaded[i]
 		if r.err != nil {
 			return nil, r.err
 		}
-		if _, err := h.Add(r.release); err != nil {
-			return nil, err
+		if prev.snapshot != nil {
+			var plan *specs.Plan
+			if !opts.Pair.Full {
+				var why string
+				if plan, why = specs.PlanPair(prev.source, r.source); plan == nil {
+					why = fmt.Sprintf("%s, %s: %s: everything diffed", prev.source.Path(), r.source.Path(), why)
+				} else {
+					why = plan.Note
+				}
+				if opts.Pair.Note != nil {
+					opts.Pair.Note(why)
+				}
+			}
+			rel, err := releaseBetween(prev.snapshot, r.snapshot, opts.Config, plan)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := h.Add(rel); err != nil {
+				return nil, err
+			}
+			release()
 		}
-		// Release i used snapshots i and i+1; release i-1 is done, so
-		// nothing needs snapshot i any more.
-		sources.drop(i)
-		if opts.Progress != nil {
-			opts.Progress()
-		}
+		prev = r
 	}
 	return h, nil
 }
 
-func loadOptions(opts BuildOptions) specs.LoadOptions {
-	return specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize()}
+type loadResult struct {
+	source   *specs.Source
+	snapshot *specs.Snapshot
+	err      error
 }
 
-// sourceCache reads each snapshot file once, when a release first needs
-// it, and forgets it when no release does any more.
-type sourceCache struct {
-	paths []string
-	opts  specs.LoadOptions
-	mu    sync.Mutex
-	slots []*sourceSlot
-}
-
-type sourceSlot struct {
-	once sync.Once
-	src  *specs.Source
-	err  error
-}
-
-func newSourceCache(paths []string, opts BuildOptions) *sourceCache {
-	c := &sourceCache{paths: paths, opts: loadOptions(opts), slots: make([]*sourceSlot, len(paths))}
-	for i := range c.slots {
-		c.slots[i] = &sourceSlot{}
-	}
-	return c
-}
-
-func (c *sourceCache) get(i int) (*specs.Source, error) {
-	c.mu.Lock()
-	slot := c.slots[i]
-	c.mu.Unlock()
-	slot.once.Do(func() { slot.src, slot.err = specs.Read(c.paths[i], c.opts) })
-	return slot.src, slot.err
-}
-
-func (c *sourceCache) drop(i int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.slots[i] = &sourceSlot{err: fmt.Errorf("%s: read again after it was dropped", c.paths[i])}
-	c.slots[i].once.Do(func() {})
-}
-
-type releaseResult struct {
-	release Release
-	err     error
-}
-
-// releases computes releases 0..n-1 on goroutines, at most a few ahead of
-// the consumer, which takes the results in order.
-type releases struct {
-	results []chan releaseResult
-	slots   chan struct{}
-	stop    chan struct{}
-}
-
-func startReleases(n int, compute func(int) (Release, error)) *releases {
-	p := &releases{results: make([]chan releaseResult, n), slots: make(chan struct{}, runtime.GOMAXPROCS(0)+1), stop: make(chan struct{})}
-	for i := range p.results {
-		p.results[i] = make(chan releaseResult, 1)
+// loadAhead reads and loads snapshots concurrently, in order. A loaded
+// snapshot holds one of a few slots until the consumer calls release for
+// it, so memory stays bounded however long the history.
+func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func()) {
+	window := runtime.GOMAXPROCS(0) + 1
+	slots := make(chan struct{}, window)
+	out := make([]chan loadResult, len(paths))
+	for i := range out {
+		out[i] = make(chan loadResult, 1)
 	}
 	go func() {
-		for i := range n {
-			select {
-			case p.slots <- struct{}{}:
-			case <-p.stop:
-				return
-			}
+		for i, path := range paths {
+			slots <- struct{}{}
 			go func() {
-				release, err := compute(i)
-				p.results[i] <- releaseResult{release, err}
+				var r loadResult
+				r.source, r.err = specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize()})
+				if r.err == nil {
+					r.source.Index()
+					r.snapshot, r.err = r.source.Load()
+				}
+				if opts.Progress != nil {
+					opts.Progress()
+				}
+				out[i] <- r
 			}()
 		}
 	}()
-	return p
+	return out, func() { <-slots }
 }
-
-// take waits for release i and frees its slot for another.
-func (p *releases) take(i int) releaseResult {
-	r := <-p.results[i]
-	<-p.slots
-	return r
-}
-
-// close stops starting releases when the consumer gives up early.
-func (p *releases) close() { close(p.stop) }
 
 // Update computes the release from base to revision and adds it to h.
 // added is false when h already records that date.
@@ -210,7 +147,7 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (adde
 	if h.Has(revision.Date.String()) {
 		return false, nil
 	}
-	release, err := releaseBetween(base, revision, cfg)
+	release, err := releaseBetween(base, revision, cfg, nil)
 	if err != nil {
 		return false, err
 	}
@@ -218,13 +155,14 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (adde
 }
 
 // releaseBetween is every change from base to revision, with lifecycle
-// entries, and exemptions marked as the check would mark them.
-func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release, error) {
+// entries, and exemptions marked as the check would mark them. plan, when
+// set, is what the fast pass found unchanged.
+func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan) (Release, error) {
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return Release{}, err
 	}
-	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date})
+	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date, Plan: plan})
 	if err != nil {
 		return Release{}, err
 	}

@@ -128,10 +128,16 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize)}, nil
 }
 
-// Load parses the whole document.
+// Load parses the whole document. After Index, it reuses its structure
+// check instead of parsing the YAML once more.
 func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data, false)
+	return s.load(s.data, s.index != nil && s.structure == "")
 }
+
+// Index runs the fast pass over the source, once: PlanPair and
+// LoadReducedPair run it when they need it; running it before Load saves
+// Load a YAML parse.
+func (s *Source) Index() { s.prepare() }
 
 // load parses text in place of the source's own (a reduced copy with the
 // same lines); errors are those of the source's own text. checked says the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -133,28 +134,21 @@ func (s *Source) prepare() {
 	})
 }
 
-// reduce decides what each document keeps and returns the reduced texts,
-// or why they are not reduced.
-func reduce(base, revision *Source) (baseText, revText []byte, summary, why string) {
-	b, r := base.index, revision.index
-	if b.global != r.global {
-		return nil, nil, "", "the OpenAPI version, servers or security changed"
-	}
-	sides := []*docIndex{b, r}
-	comps := unionKeys(b.comps, r.comps)
-
-	// A component is dirty when it differs, or reaches one that does.
-	dirty := map[string]bool{}
+// changes finds, for two indexed documents with the same global part, the
+// dirty components (different, on one side only, or reaching one that is)
+// and the unchanged operations: in both, equal, naming no dirty component.
+func changes(b, r *docIndex) (dirty, unchanged map[string]bool) {
+	dirty = map[string]bool{}
 	referrers := map[string][]string{}
 	var queue []string
-	for _, name := range comps {
+	for _, name := range unionKeys(b.comps, r.comps) {
 		ub, ur := b.comps[name], r.comps[name]
 		if ub == nil || ur == nil || ub.hash != ur.hash {
 			dirty[name] = true
 			queue = append(queue, name)
 		}
-		for _, side := range sides {
-			if u := side.comps[name]; u != nil {
+		for _, u := range []*unit{ub, ur} {
+			if u != nil {
 				for _, ref := range u.refs {
 					referrers[ref] = append(referrers[ref], name)
 				}
@@ -171,19 +165,87 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 			}
 		}
 	}
+	unchanged = map[string]bool{}
+	for _, name := range unionKeys(b.ops, r.ops) {
+		ob, or := b.ops[name], r.ops[name]
+		same := ob != nil && or != nil && ob.hash == or.hash
+		for _, ref := range refsOf(ob, or) {
+			same = same && !dirty[ref]
+		}
+		unchanged[name] = same
+	}
+	return dirty, unchanged
+}
 
+// Plan is, for two snapshots, what cannot produce a change between them,
+// as the fast pass found it: for a comparison of documents loaded whole
+// (diff.Options.Plan), so that only what changed is diffed. A nil Plan
+// knows nothing: everything may have changed.
+type Plan struct {
+	unchanged map[string]bool // "METHOD /path"
+	changed   map[string]bool // "kind/name" of components
+	// Note says what the fast pass found, in one line.
+	Note string
+}
+
+// PlanPair compares two sources with the fast pass; nil, with why, when a
+// document cannot be read by it.
+func PlanPair(base, revision *Source) (plan *Plan, why string) {
+	_ = both(func() error { base.prepare(); return nil }, func() error { revision.prepare(); return nil })
+	for _, s := range []*Source{base, revision} {
+		switch {
+		case s.structure != "":
+			return nil, s.path + ": " + s.structure
+		case s.index.why != "":
+			return nil, s.path + ": " + s.index.why
+		}
+	}
+	b, r := base.index, revision.index
+	if b.global != r.global {
+		return nil, "the OpenAPI version, servers or security changed"
+	}
+	dirty, unchanged := changes(b, r)
+	plan = &Plan{unchanged: map[string]bool{}, changed: dirty}
+	for name, same := range unchanged {
+		if same {
+			method, path, _ := strings.Cut(name, " ")
+			plan.unchanged[strings.ToUpper(method)+" "+path] = true
+		}
+	}
+	plan.Note = fmt.Sprintf("%s, %s: %d of %d operations and %d of %d components changed", base.path, revision.path,
+		len(unchanged)-len(plan.unchanged), len(unchanged), len(dirty), len(unionKeys(b.comps, r.comps)))
+	return plan, ""
+}
+
+// OperationUnchanged reports whether the operation ("METHOD /path", as
+// Operation.Name gives it) is the same in both snapshots, with everything
+// it reaches.
+func (p *Plan) OperationUnchanged(name string) bool { return p != nil && p.unchanged[name] }
+
+// ComponentChanged reports whether a component (kind as in components:
+// "schemas", "responses"...) may differ between the snapshots.
+func (p *Plan) ComponentChanged(kind, name string) bool {
+	return p == nil || p.changed[kind+"/"+name]
+}
+
+// reduce decides what each document keeps and returns the reduced texts,
+// or why they are not reduced.
+func reduce(base, revision *Source) (baseText, revText []byte, summary, why string) {
+	b, r := base.index, revision.index
+	if b.global != r.global {
+		return nil, nil, "", "the OpenAPI version, servers or security changed"
+	}
+	sides := []*docIndex{b, r}
+	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
+	dirty, unchanged := changes(b, r)
 	var kept, pruned []string
 	for _, name := range ops {
-		ob, or := b.ops[name], r.ops[name]
-		keep := ob == nil || or == nil || ob.hash != or.hash || !ob.skelOK || !or.skelOK
-		for _, ref := range refsOf(ob, or) {
-			keep = keep || dirty[ref]
-		}
-		if keep {
-			kept = append(kept, name)
-		} else {
+		// An unchanged operation is pruned when both skeletons can be cut.
+		if unchanged[name] && b.ops[name].skelOK && r.ops[name].skelOK {
 			pruned = append(pruned, name)
+		} else {
+			kept = append(kept, name)
 		}
 	}
 	if len(pruned) == 0 {
