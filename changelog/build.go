@@ -59,22 +59,38 @@ type BuildOptions struct {
 	Paths specs.PathFilter
 	// Progress, when set, is told after each snapshot is loaded.
 	Progress func()
+	// Pair is how the two snapshots of each release are loaded.
+	Pair specs.PairOptions
 }
 
 // Build walks the snapshots in date order and records, for each one after
-// the first, the release that leads to it. Each snapshot is parsed once;
-// snapshots load in parallel, and at most a few are held at a time.
+// the first, the release that leads to it. Each snapshot is read and
+// loaded once; the fast pass (specs.PlanPair) finds what changed between
+// consecutive ones, and only that is diffed. Snapshots load in parallel,
+// and at most a few are held at a time.
 func Build(paths []string, opts BuildOptions) (*History, error) {
 	loaded, release := loadAhead(paths, opts)
 	h := &History{}
-	var prev *specs.Snapshot
+	var prev loadResult
 	for i := range paths {
 		r := <-loaded[i]
 		if r.err != nil {
 			return nil, r.err
 		}
-		if prev != nil {
-			rel, err := releaseBetween(prev, r.snapshot, opts.Config)
+		if prev.snapshot != nil {
+			var plan *specs.Plan
+			if !opts.Pair.Full {
+				var why string
+				if plan, why = specs.PlanPair(prev.source, r.source); plan == nil {
+					why = fmt.Sprintf("%s, %s: %s: everything diffed", prev.source.Path(), r.source.Path(), why)
+				} else {
+					why = plan.Note
+				}
+				if opts.Pair.Note != nil {
+					opts.Pair.Note(why)
+				}
+			}
+			rel, err := releaseBetween(prev.snapshot, r.snapshot, opts.Config, plan)
 			if err != nil {
 				return nil, err
 			}
@@ -83,21 +99,22 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 			}
 			release()
 		}
-		prev = r.snapshot
+		prev = r
 	}
 	return h, nil
 }
 
 type loadResult struct {
+	source   *specs.Source
 	snapshot *specs.Snapshot
 	err      error
 }
 
-// loadAhead loads snapshots concurrently, in order. A loaded snapshot holds
-// one of a few slots until the consumer calls release for it, so memory
-// stays bounded however long the history.
+// loadAhead reads and loads snapshots concurrently, in order. A loaded
+// snapshot holds one of a few slots until the consumer calls release for
+// it, so memory stays bounded however long the history.
 func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func()) {
-	window := runtime.GOMAXPROCS(0) + 2
+	window := runtime.GOMAXPROCS(0) + 1
 	slots := make(chan struct{}, window)
 	out := make([]chan loadResult, len(paths))
 	for i := range out {
@@ -107,11 +124,16 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 		for i, path := range paths {
 			slots <- struct{}{}
 			go func() {
-				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), Paths: opts.Paths})
+				var r loadResult
+				r.source, r.err = specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), Paths: opts.Paths})
+				if r.err == nil {
+					r.source.Index()
+					r.snapshot, r.err = r.source.Load()
+				}
 				if opts.Progress != nil {
 					opts.Progress()
 				}
-				out[i] <- loadResult{s, err}
+				out[i] <- r
 			}()
 		}
 	}()
@@ -127,7 +149,7 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (adde
 	if h.Has(revision.Date.String()) {
 		return false, nil
 	}
-	release, err := releaseBetween(base, revision, cfg)
+	release, err := releaseBetween(base, revision, cfg, nil)
 	if err != nil {
 		return false, err
 	}
@@ -135,13 +157,14 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (adde
 }
 
 // releaseBetween is every change from base to revision, with lifecycle
-// entries, and exemptions marked as the check would mark them.
-func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config) (Release, error) {
+// entries, and exemptions marked as the check would mark them. plan, when
+// set, is what the fast pass found unchanged.
+func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan) (Release, error) {
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return Release{}, err
 	}
-	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date})
+	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date, Plan: plan})
 	if err != nil {
 		return Release{}, err
 	}

@@ -28,6 +28,10 @@ type Options struct {
 	// Literal compares schema keywords as written, without the
 	// equivalences: for tests that show what the equivalences remove.
 	Literal bool
+	// Plan, when set, is what the fast pass found unchanged between the two
+	// snapshots of Compare (specs.PlanPair): those operations and
+	// components are not diffed, as they can produce no change.
+	Plan *specs.Plan
 }
 
 // LevelOff is the Levels value that turns a check off.
@@ -91,6 +95,7 @@ func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result,
 			base: &side{path: op.Path, file: s.Path, op: old.View}, revision: &side{path: op.Path, file: s.Path, op: next.View},
 		})
 	}
+	opts.Plan = nil // a plan compares two snapshots, not one with itself
 	if _, err := diffPairs(s, s, pairs, opts, false); err != nil {
 		return nil, fmt.Errorf("diff of %s: %w", s.Path, err)
 	}
@@ -122,6 +127,7 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View},
 		})
 	}
+	opts.Plan = nil
 	if _, err := diffPairs(legacy, s, pairs, opts, false); err != nil {
 		return nil, fmt.Errorf("diff of %s and %s: %w", legacy.Path, s.Path, err)
 	}
@@ -138,9 +144,12 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if err != nil {
 		return nil, err
 	}
-	baseDoc, revDoc := syntheticDoc(baseSource.Doc, document), syntheticDoc(revisionSource.Doc, document)
+	baseDoc, revDoc := syntheticDoc(baseSource.Doc, document, opts.Plan), syntheticDoc(revisionSource.Doc, document, opts.Plan)
 	sources := oasdiff.OperationsSourcesMap{}
 	for i, p := range pairs {
+		if unchanged(p, opts.Plan) {
+			continue
+		}
 		for _, s := range []struct {
 			doc  *openapi3.T
 			side *side
@@ -212,19 +221,61 @@ func sortedPairs(pairs []pairing) []*Pair {
 	return out
 }
 
+// unchanged reports whether the plan found a pair's operation the same,
+// with all it reaches, in both snapshots: its diff is empty.
+func unchanged(p pairing, plan *specs.Plan) bool {
+	if plan == nil || p.base == nil || p.revision == nil || (p.Kind != Same && p.Kind != Unversioned) {
+		return false
+	}
+	method := methodOf(p.Operation)
+	return plan.OperationUnchanged(method+" "+p.base.path) && plan.OperationUnchanged(method+" "+p.revision.path)
+}
+
 // syntheticDoc is a document to hold pair operations: the original
 // without its paths, so that changes outside the paths (components,
 // security, webhooks) are diffed too when document is set, and otherwise
-// only what operations name (security schemes).
-func syntheticDoc(doc *openapi3.T, document bool) *openapi3.T {
+// only what operations name (security schemes). With a plan, only the
+// components that may have changed are there to diff.
+func syntheticDoc(doc *openapi3.T, document bool, plan *specs.Plan) *openapi3.T {
 	synth := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Paths: openapi3.NewPaths(), Security: doc.Security}
 	if document {
-		synth.Extensions, synth.Components, synth.Servers, synth.Tags = doc.Extensions, doc.Components, doc.Servers, doc.Tags
+		synth.Extensions, synth.Components, synth.Servers, synth.Tags = doc.Extensions, changedComponents(doc.Components, plan), doc.Servers, doc.Tags
 		synth.ExternalDocs, synth.Webhooks, synth.JSONSchemaDialect = doc.ExternalDocs, doc.Webhooks, doc.JSONSchemaDialect
 	} else if doc.Components != nil {
 		synth.Components = &openapi3.Components{SecuritySchemes: doc.Components.SecuritySchemes}
 	}
 	return synth
+}
+
+// changedComponents is the components the plan says may have changed
+// (the security schemes, which the plan compares as a whole, all).
+func changedComponents(c *openapi3.Components, plan *specs.Plan) *openapi3.Components {
+	if c == nil || plan == nil {
+		return c
+	}
+	out := *c
+	out.Schemas = keepChanged(plan, "schemas", c.Schemas)
+	out.Parameters = keepChanged(plan, "parameters", c.Parameters)
+	out.Headers = keepChanged(plan, "headers", c.Headers)
+	out.RequestBodies = keepChanged(plan, "requestBodies", c.RequestBodies)
+	out.Responses = keepChanged(plan, "responses", c.Responses)
+	out.Examples = keepChanged(plan, "examples", c.Examples)
+	out.Links = keepChanged(plan, "links", c.Links)
+	out.Callbacks = keepChanged(plan, "callbacks", c.Callbacks)
+	return &out
+}
+
+func keepChanged[M ~map[string]V, V any](plan *specs.Plan, kind string, m M) M {
+	if m == nil {
+		return nil
+	}
+	out := M{}
+	for name, v := range m {
+		if plan.ComponentChanged(kind, name) {
+			out[name] = v
+		}
+	}
+	return out
 }
 
 // pairPath gives pair i a path of its own; the original path stays in it so

@@ -1,27 +1,81 @@
 #!/usr/bin/env bash
-# Measures `apiver check` against oasdiff used directly (load + diff + check)
-# on the same real pair, in one run: wall time and peak memory of each, then
-# the Go benchmarks. Needs ../shared/corpus; prints nothing useful without it.
+# Measures apiver against oasdiff used directly (internal/cmd/oasdiffdirect:
+# kin-openapi load + oasdiff diff + checks) in one run, each command RUNS
+# times (default 3), alternating, and prints the minimum wall time, the
+# minimum CPU time (user + system) and the minimum peak RSS of each
+# (/usr/bin/time -v): on a shared machine the minimum is the figure least
+# disturbed by the others. Then the ratios the README's table gives.
+#
+#   scripts/bench.sh            the real pairs and the history (needs ../shared/corpus)
+#   scripts/bench.sh growth     generated specs: 1k, 5k, 20k operations; 1, 10, 100 changed
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus=../shared/corpus
-[ -d "$corpus/atlas" ] || { echo "skipped: $corpus/atlas is absent"; exit 0; }
-base=${1:-atlas-api-2024-11-19.yaml}
-revision=${2:-atlas-api-2024-12-19.yaml}
+runs=${RUNS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$corpus/unpack.sh" "$work/specs" >/dev/null
 go build -o "$work/apiver" ./cmd/apiver
 go build -o "$work/oasdiffdirect" ./internal/cmd/oasdiffdirect
+go build -o "$work/benchspec" ./internal/cmd/benchspec
+printf 'maxSpecSizeMiB: 64\n' >"$work/big.yaml"
 
-measure() { # name command...
+# measure NAME COMMAND...: one run; appends "NAME wall cpu rss_mb" to $work/runs.
+measure() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>&1 || true
-  read -r wall rss < <(tail -n 1 "$work/time")
-  printf '%-14s wall %5ss  peak RSS %4d MB  %s\n' "$name" "$wall" $((rss / 1024)) "$(tail -n 1 "$work/out")"
+  /usr/bin/time -v -o "$work/time" "$@" >"$work/out" 2>&1 || true
+  awk -v name="$name" '
+    /Elapsed \(wall clock\)/ { n = split($NF, t, ":"); wall = (n == 3) ? t[1]*3600 + t[2]*60 + t[3] : t[1]*60 + t[2] }
+    /User time/ { user = $NF } /System time/ { sys = $NF }
+    /Maximum resident set size/ { rss = $NF / 1024 }
+    END { printf "%s %.2f %.2f %d\n", name, wall, user + sys, rss }' "$work/time" >>"$work/runs"
 }
-for run in 1 2 3; do
-  measure "apiver check" "$work/apiver" check --config cmd/apiver/testdata/atlas.yaml "$work/specs/$base" "$work/specs/$revision"
-  measure "oasdiff" "$work/oasdiffdirect" "$work/specs/$base" "$work/specs/$revision"
+# best NAME: "wall cpu rss" minima over the runs of NAME.
+best() {
+  awk -v name="$1" '$1 == name {
+      if (!n++ || $2 < w) w = $2; if (n == 1 || $3 < c) c = $3; if (n == 1 || $4 < r) r = $4 }
+    END { printf "%.2f %.2f %d\n", w, c, r }' "$work/runs"
+}
+# compare LABEL APIVER_NAME OASDIFF_NAME: a table row with the ratios.
+compare() {
+  read -r aw ac ar < <(best "$2")
+  read -r ow oc or < <(best "$3")
+  awk -v l="$1" -v aw="$aw" -v ac="$ac" -v ar="$ar" -v ow="$ow" -v oc="$oc" -v or="$or" 'BEGIN {
+    printf "| %s | %.2f s / %.2f s cpu / %d MB | %.2f s / %.2f s cpu / %d MB | %.2f× | %.2f× | %.2f× |\n",
+      l, aw, ac, ar, ow, oc, or, aw / ow, ac / oc, ar / or }'
+}
+header() {
+  echo "| work | apiver (wall / CPU / peak RSS) | baseline (wall / CPU / peak RSS) | wall | CPU | RSS |"
+  echo "|---|---|---|---|---|---|"
+}
+
+if [ "${1:-}" = growth ]; then
+  header
+  for shape in "1000 1" "5000 1" "20000 1" "5000 10" "5000 100"; do
+    read -r ops changed <<<"$shape"
+    base="$work/gen-2024-01-01.yaml" revision="$work/gen-2024-02-01.yaml"
+    "$work/benchspec" gen "$ops" "$changed" "$base" "$revision"
+    for _ in $(seq "$runs"); do
+      measure "apiver-$ops-$changed" "$work/apiver" check --config "$work/big.yaml" "$base" "$revision"
+      measure "oasdiff-$ops-$changed" "$work/oasdiffdirect" "$base" "$revision"
+    done
+    compare "$ops operations, $changed changed ($(($(wc -c <"$revision") / 1024)) KB)" "apiver-$ops-$changed" "oasdiff-$ops-$changed"
+  done
+  exit 0
+fi
+
+corpus=../shared/corpus
+[ -d "$corpus/atlas" ] || { echo "skipped: $corpus/atlas is absent"; exit 0; }
+"$corpus/unpack.sh" "$work/specs" >/dev/null
+config=cmd/apiver/testdata/atlas.yaml
+"$work/benchspec" one "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+for _ in $(seq "$runs"); do
+  measure apiver-pr "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure oasdiff-pr "$work/oasdiffdirect" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure apiver-pair "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
+  measure oasdiff-pair "$work/oasdiffdirect" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
+  measure apiver-history "$work/apiver" changelog build --config "$config" "$work/specs" -o "$work/history.json"
+  measure kin-history "$work/oasdiffdirect" -load "$work"/specs/*.yaml
 done
-go test ./cmd/apiver -run '^$' -bench 'CheckRealPair|OasdiffDirect' -benchmem -count 3
+header
+compare "one operation changed in 2024-12-19 (a pull request): check vs oasdiff" apiver-pr oasdiff-pr
+compare "real pair 2024-11-19 → 2024-12-19: check vs oasdiff" apiver-pair oasdiff-pair
+compare "changelog build of the 23 snapshots vs kin-openapi loading each once" apiver-history kin-history

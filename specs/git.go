@@ -34,13 +34,13 @@ func gitInput(arg string) (ref, file string, ok bool) {
 	return ref, file, true
 }
 
-// loadGit loads REF:PATH with the git command run in the current directory.
+// readGit reads REF:PATH with the git command run in the current directory.
 // PATH means what it means to git: relative to the top of the work tree, or
 // to the current directory when it starts with ./ or ../. $ref'd files are
 // read at the same commit. The snapshot's Path is PATH, so that locations
 // name the file in the repository. Its date is opts.Date, else the date in
 // PATH's file name, else the commit date of REF.
-func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
+func readGit(arg, ref, file string, opts LoadOptions) (*Source, error) {
 	fail := func(msg string) error { return &Error{File: arg, Msg: msg} }
 	date := opts.Date
 	if date.IsZero() {
@@ -68,16 +68,7 @@ func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
 			return nil, fail(err.Error())
 		}
 	}
-	doc, err := parse(file, data, tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize))
-	if err != nil {
-		// Name the input as given: PATH alone would read as the work tree file.
-		if e, ok := errors.AsType[*Error](err); ok {
-			e.File = arg
-		}
-		return nil, err
-	}
-	opts.Paths.apply(doc)
-	return &Snapshot{Path: file, Ref: ref, Date: date, Doc: doc, Data: data}, nil
+	return &Source{arg: arg, path: file, ref: ref, date: date, data: data, read: tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize), paths: opts.Paths}, nil
 }
 
 // gitCommit is one resolved commit; reads go by its hash, so every file of

@@ -14,11 +14,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/getkin/kin-openapi/openapi3"
-	"golang.org/x/sync/errgroup"
 )
 
 // Snapshot is one dated OpenAPI document.
@@ -37,6 +37,12 @@ type Snapshot struct {
 	// Data is the file's bytes as read: to map a line of it onto another
 	// snapshot (Anchor), and for commands that edit it.
 	Data []byte
+	// Reduced is set when Doc was loaded for a comparison from a reduced
+	// copy of the text (see LoadReducedPair): operations whose closure is
+	// the same in both snapshots have only their skeleton, without schemas
+	// or examples. Such a document is for diff.Compare and the rules, not
+	// for reading the schemas of unchanged operations.
+	Reduced bool
 }
 
 // LoadOptions control how a snapshot is read.
@@ -68,10 +74,8 @@ func (e *Error) Error() string {
 
 // LoadPair loads the base and revision snapshots concurrently.
 func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions) (base, revision *Snapshot, err error) {
-	var g errgroup.Group
-	g.Go(func() (err error) { base, err = Load(basePath, baseOpts); return err })
-	g.Go(func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err })
-	if err := g.Wait(); err != nil {
+	if err := both(func() (err error) { base, err = Load(basePath, baseOpts); return err },
+		func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
 	}
 	return base, revision, nil
@@ -81,8 +85,38 @@ func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions)
 // has that name. Local $refs are resolved relative to the file; remote ones
 // are refused unless opts.AllowRemoteRefs.
 func Load(path string, opts LoadOptions) (*Snapshot, error) {
+	src, err := Read(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return src.Load()
+}
+
+// Source is a snapshot file read but not parsed: a reduced load of a pair
+// looks at both documents before kin-openapi parses either.
+type Source struct {
+	arg       string // as the user named it, for errors
+	path, ref string
+	date      civil.Date
+	data      []byte
+	read      openapi3.ReadFromURIFunc
+	// index is built once, for the first reduced load that needs it.
+	indexOnce sync.Once
+	index     *docIndex
+	// structure is why checkStructure refuses the text, "" when it passes.
+	structure string
+	// paths restricts the loaded snapshot to some of its paths.
+	paths PathFilter
+}
+
+// Path is the file as a Snapshot of it names it.
+func (s *Source) Path() string { return s.path }
+
+// Read reads one snapshot file, or REF:PATH from git when no file has that
+// name, without parsing it.
+func Read(path string, opts LoadOptions) (*Source, error) {
 	if ref, file, ok := gitInput(path); ok {
-		return loadGit(path, ref, file, opts)
+		return readGit(path, ref, file, opts)
 	}
 	date := opts.Date
 	if date.IsZero() {
@@ -98,34 +132,60 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	doc, err := parse(path, data, limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize))
+	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize), paths: opts.Paths}, nil
+}
+
+// Load parses the whole document. After Index, it reuses its structure
+// check instead of parsing the YAML once more.
+func (s *Source) Load() (*Snapshot, error) {
+	return s.load(s.data, s.index != nil && s.structure == "")
+}
+
+// Index runs the fast pass over the source, once: PlanPair and
+// LoadReducedPair run it when they need it; running it before Load saves
+// Load a YAML parse.
+func (s *Source) Index() { s.prepare() }
+
+// load parses text in place of the source's own (a reduced copy with the
+// same lines); errors are those of the source's own text. checked says the
+// source's structure was checked already.
+func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
+	doc, err := parse(s.path, s.data, text, s.read, checked)
 	if err != nil {
+		// Name the input as given: PATH alone would read as the work tree file.
+		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
+			e.File = s.arg
+		}
 		return nil, err
 	}
-	opts.Paths.apply(doc)
-	return &Snapshot{Path: path, Date: date, Doc: doc, Data: data}, nil
+	s.paths.apply(doc)
+	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, refReader(path, allowRemoteRefs))
+	return parse(path, data, data, refReader(path, allowRemoteRefs), false)
 }
 
-// parse is Parse with read reading the $ref'd files.
-func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
+// parse is Parse with read reading the $ref'd files. kin-openapi reads text,
+// which is data itself or a reduced copy of it with the same lines; data is
+// checked (unless checked says it was) and named in errors.
+func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
-	if why := checkStructure(data); why != "" {
-		return nil, &Error{File: path, Msg: why}
+	if !checked {
+		if why := checkStructure(data); why != "" {
+			return nil, &Error{File: path, Msg: why}
+		}
 	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
 	loader.IsExternalRefsAllowed = true
 	loader.Context = context.Background()
 	loader.ReadFromURIFunc = read
-	doc, err := loader.LoadFromDataWithPath(data, &url.URL{Path: path})
+	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
 	if err != nil {
 		return nil, describeLoadError(path, data, err)
 	}

@@ -37,7 +37,12 @@ func checkStructure(data []byte) string {
 		}
 		return "" // JSON has no aliases
 	}
-	root := parseNode(data)
+	return checkTree(data, parseNode(data))
+}
+
+// checkTree is checkStructure of YAML text already parsed into root (nil
+// when it does not parse).
+func checkTree(data []byte, root *yaml.Node) string {
 	if root == nil {
 		return ""
 	}

@@ -28,7 +28,7 @@ func newChangelogCmd(stderr io.Writer) *cobra.Command {
 
 func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var output, configPath string
-	var allowRemote bool
+	var allowRemote, full, verbose bool
 	var pathFilter pathFlags
 	cmd := &cobra.Command{
 		Use:   "build DIR",
@@ -53,7 +53,7 @@ the previous snapshot, per operation and version.`,
 			if err != nil {
 				return err
 			}
-			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter}
+			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr())}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -77,6 +77,7 @@ the previous snapshot, per operation and version.`,
 	configFlag(cmd.Flags(), &configPath)
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 	pathFilter.register(cmd.Flags())
+	registerPipeline(cmd.Flags(), &full, &verbose)
 	return cmd
 }
 

@@ -62,6 +62,8 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
+	// fix reads the schemas of every operation: whole documents.
+	opts.fullPipeline = true
 	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
 	if err != nil {
 		return err

@@ -152,6 +152,9 @@ type pairFlags struct {
 	date            string
 	allowRemoteRefs bool
 	configPath      string
+	// fullPipeline loads both documents whole (also APIVER_FULL_PIPELINE=1).
+	fullPipeline bool
+	verbose      bool
 	// stderr takes the config's warnings.
 	stderr io.Writer
 }
@@ -162,6 +165,23 @@ func (f *pairFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.revisionDate, "revision-date", "", "release date of the revision (default: the first YYYY-MM-DD in its file name)")
 	fs.BoolVar(&f.allowRemoteRefs, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 	configFlag(fs, &f.configPath)
+	registerPipeline(fs, &f.fullPipeline, &f.verbose)
+}
+
+// registerPipeline adds the flags of every command that compares
+// snapshots: the switch to the full pipeline and --verbose.
+func registerPipeline(fs *pflag.FlagSet, full, verbose *bool) {
+	fs.BoolVar(full, "full-pipeline", false, "load and diff both documents whole, not only what can differ (also "+specs.FullPipelineEnv+"=1)")
+	fs.BoolVarP(verbose, "verbose", "v", false, "say on stderr how the snapshots were loaded")
+}
+
+// pairOptions is how a command loads the snapshots it compares.
+func pairOptions(full, verbose bool, stderr io.Writer) specs.PairOptions {
+	opts := specs.PairOptions{Full: full || specs.FullPipelineFromEnv()}
+	if verbose && stderr != nil {
+		opts.Note = func(note string) { fmt.Fprintf(stderr, "apiver: %s\n", oneLine(note)) }
+	}
+	return opts
 }
 
 // registerDate adds --date, for the commands that judge sunsets.
@@ -204,7 +224,8 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
-// load reads the config and both snapshots.
+// load reads the config and both snapshots, for a comparison of the two:
+// see specs.LoadDiffPair.
 func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
 	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
@@ -222,9 +243,10 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
-	base, revision, err := specs.LoadPair(basePath, revisionPath,
+	base, revision, err := specs.LoadDiffPair(basePath, revisionPath,
 		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths})
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
+		pairOptions(f.fullPipeline, f.verbose, f.stderr))
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}

@@ -28,3 +28,16 @@ func Run(basePath, revisionPath string) (checker.Changes, error) {
 	}
 	return checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), report, sources, checker.INFO), nil
 }
+
+// LoadEach loads each spec once with kin-openapi, as oasdiff loads it, one
+// after the other in one process: the baseline of a history build.
+func LoadEach(paths []string) error {
+	for _, path := range paths {
+		loader := openapi3.NewLoader()
+		loader.IncludeOrigin = true
+		if _, err := load.NewSpecInfo(loader, load.NewSource(path)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

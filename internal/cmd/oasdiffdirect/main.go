@@ -1,5 +1,6 @@
 // Command oasdiffdirect runs oasdiff's own pipeline (load, diff, check) on
-// two specs and prints its counts, for scripts/bench.sh.
+// two specs and prints its counts, for scripts/bench.sh. With -load it only
+// loads each spec named once, one after the other, with kin-openapi.
 package main
 
 import (
@@ -11,8 +12,16 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-load" {
+		if err := oasdiffdirect.LoadEach(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fmt.Printf("%d specs loaded\n", len(os.Args)-2)
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: oasdiffdirect BASE REVISION")
+		fmt.Fprintln(os.Stderr, "usage: oasdiffdirect BASE REVISION | oasdiffdirect -load SPEC...")
 		os.Exit(2)
 	}
 	changes, err := oasdiffdirect.Run(os.Args[1], os.Args[2])

@@ -1,0 +1,125 @@
+// Package benchspec makes the snapshot pairs the benchmarks measure: a real
+// snapshot with one operation changed, and generated specs of a chosen size
+// with a chosen number of operations changed.
+package benchspec
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// requestRef is a request body's schema that names a component, as the real
+// snapshots write it.
+var requestRef = regexp.MustCompile(`(?m)^( *)requestBody:\n *content:\n *\S+:\n( *)schema:\n( *)\$ref: ("[^"]+"|'[^']+'|\S+)\n`)
+
+// OneOperationChanged is text with a required property added to the
+// request body of its first operation whose request schema is a $ref: what a
+// pull request that changes one operation does. The component itself is
+// left alone, so no other operation changes.
+func OneOperationChanged(text []byte) ([]byte, error) {
+	m := requestRef.FindSubmatchIndex(text)
+	if m == nil {
+		return nil, fmt.Errorf("no request body with a $ref'd schema")
+	}
+	refIndent := string(text[m[6]:m[7]])
+	ref := string(text[m[8]:m[9]])
+	var b bytes.Buffer
+	b.Write(text[:m[6]])
+	fmt.Fprintf(&b, "%sallOf:\n", refIndent)
+	fmt.Fprintf(&b, "%s  - $ref: %s\n", refIndent, ref)
+	fmt.Fprintf(&b, "%s  - type: object\n", refIndent)
+	fmt.Fprintf(&b, "%s    required: [benchmarkProperty]\n", refIndent)
+	fmt.Fprintf(&b, "%s    properties:\n", refIndent)
+	fmt.Fprintf(&b, "%s      benchmarkProperty: {type: string}\n", refIndent)
+	b.Write(text[m[1]:])
+	return b.Bytes(), nil
+}
+
+// Generate writes a base and a revision of a spec with ops operations, each
+// with its own request and response schemas and a shared error schema, in
+// which the first changed operations gain a required request property.
+func Generate(ops, changed int) (base, revision []byte) {
+	return generate(ops, 0), generate(ops, changed)
+}
+
+func generate(ops, changed int) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo:\n  title: generated\n  version: \"1\"\npaths:\n")
+	for i := range ops {
+		fmt.Fprintf(&b, `  /resources%d/{id}:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+          pattern: ^[a-f0-9]{24}$
+    post:
+      operationId: update%d
+      requestBody:
+        content:
+          application/vnd.gen.2024-01-01+json:
+            schema:
+              $ref: "#/components/schemas/Request%d"
+      responses:
+        "200":
+          description: ok
+          content:
+            application/vnd.gen.2024-01-01+json:
+              schema:
+                $ref: "#/components/schemas/Resource%d"
+        "400":
+          $ref: "#/components/responses/BadRequest"
+`, i, i, i, i)
+	}
+	b.WriteString(`components:
+  responses:
+    BadRequest:
+      description: bad request
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+  schemas:
+    Error:
+      type: object
+      properties:
+        code: {type: integer}
+        detail: {type: string}
+`)
+	for i := range ops {
+		required := "[name]"
+		if i < changed {
+			required = "[name, size]"
+		}
+		fmt.Fprintf(&b, `    Request%d:
+      type: object
+      required: %s
+      properties:
+        name:
+          type: string
+          maxLength: 64
+        size:
+          type: integer
+          minimum: 1
+        tags:
+          type: array
+          items: {type: string, enum: [a, b, c]}
+    Resource%d:
+      type: object
+      properties:
+        id: {type: string, pattern: "^[a-f0-9]{24}$"}
+        name: {type: string}
+        size: {type: integer}
+        created: {type: string, format: date-time}
+        owner:
+          type: object
+          properties:
+            id: {type: string}
+            email: {type: string, format: email}
+`, i, required, i)
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,47 @@
+// Command benchspec writes the snapshot pairs scripts/bench.sh measures:
+//
+//	benchspec one SNAPSHOT OUT             SNAPSHOT with one operation changed
+//	benchspec gen OPS CHANGED BASE REVISION generated specs
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/apiver/apiver/internal/benchspec"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "benchspec:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string) error {
+	switch {
+	case len(args) == 3 && args[0] == "one":
+		text, err := os.ReadFile(args[1])
+		if err != nil {
+			return err
+		}
+		changed, err := benchspec.OneOperationChanged(text)
+		if err != nil {
+			return fmt.Errorf("%s: %w", args[1], err)
+		}
+		return os.WriteFile(args[2], changed, 0o644)
+	case len(args) == 5 && args[0] == "gen":
+		ops, err1 := strconv.Atoi(args[1])
+		changed, err2 := strconv.Atoi(args[2])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("gen OPS CHANGED: want two numbers")
+		}
+		base, revision := benchspec.Generate(ops, changed)
+		if err := os.WriteFile(args[3], base, 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(args[4], revision, 0o644)
+	}
+	return fmt.Errorf("usage: benchspec one SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION")
+}
