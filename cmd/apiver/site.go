@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
@@ -15,6 +16,7 @@ type siteOptions struct {
 	snapshotFlags
 	changelogPath, output    string
 	title, baseURL, snapshot string
+	lockTimeout              time.Duration
 	out                      io.Writer
 }
 
@@ -49,6 +51,7 @@ The deprecations page counts days left from --date, else the date of
 	fs.StringVar(&opts.title, "title", "API changelog", "the site's title")
 	fs.StringVar(&opts.baseURL, "base-url", "", "URL the site is published at, for absolute links and ids in the feed")
 	fs.StringVar(&opts.snapshot, "snapshot", "", "the latest snapshot, whose deprecated versions and sunsets the deprecations page lists")
+	lockFlag(fs, &opts.lockTimeout)
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -93,5 +96,5 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	return site.Write(opts.output, files)
+	return withLock(opts.output, opts.lockTimeout, func() error { return site.Write(opts.output, files) })
 }
