@@ -78,6 +78,10 @@ func (c *Config) MaxSpecSize() int64 {
 	return int64(c.MaxSpecSizeMiB) << 20
 }
 
+// largestDeprecationMonths keeps every sunset a real date after its
+// deprecation: a period of billions of months overflows the calendar.
+const largestDeprecationMonths = 600
+
 // largestSpecSizeMiB bounds the setting so that it stays a size in bytes.
 const largestSpecSizeMiB = 1 << 20
 
@@ -163,6 +167,9 @@ func readFile(path string) ([]byte, error) {
 }
 
 func decodeStrict(data []byte, out any) error {
+	if err := checkDocument(data); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	err := dec.Decode(out)
@@ -195,8 +202,8 @@ func (c *Config) validate() error {
 	if c.Product != "" && !productName.MatchString(c.Product) {
 		return fmt.Errorf("product: %q is not a media type product name (lower-case letters, digits, -)", c.Product)
 	}
-	if c.DeprecationMonths < 1 {
-		return fmt.Errorf("deprecationMonths: must be at least 1, got %d", c.DeprecationMonths)
+	if c.DeprecationMonths < 1 || c.DeprecationMonths > largestDeprecationMonths {
+		return fmt.Errorf("deprecationMonths: must be from 1 to %d (50 years), got %d", largestDeprecationMonths, c.DeprecationMonths)
 	}
 	if c.MaxSpecSizeMiB < 1 || c.MaxSpecSizeMiB > largestSpecSizeMiB {
 		return fmt.Errorf("maxSpecSizeMiB: must be from 1 to %d, got %d", largestSpecSizeMiB, c.MaxSpecSizeMiB)

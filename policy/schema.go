@@ -71,7 +71,7 @@ func ConfigSchema() ([]byte, error) {
 	p := prop(s, "product")
 	p.Pattern = productName.String()
 	p = prop(s, "deprecationMonths")
-	p.Minimum, p.Default = "1", def.DeprecationMonths
+	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestDeprecationMonths)), def.DeprecationMonths
 	p = prop(s, "snapshot")
 	p.Enum, p.Default = []any{AllVersions, LatestVersion}, def.Snapshot
 	p = prop(s, "maxSpecSizeMiB")
