@@ -83,7 +83,11 @@ var listMarker = regexp.MustCompile(`^(?:[-+=]|[0-9]{1,9}[.)])`)
 // characters shown as Text shows them (so no newline breaks a table row or
 // a list item), and markup characters escaped.
 func Markdown(s string) string {
-	s = markdownEscaper.Replace(Text(s))
+	return lineStart(markdownEscaper.Replace(Text(s)))
+}
+
+// lineStart escapes what opens a block when it starts a line.
+func lineStart(s string) string {
 	if m := listMarker.FindString(s); m != "" {
 		s = m[:len(m)-1] + `\` + s[len(m)-1:]
 	}
@@ -154,10 +158,13 @@ func splitCode(s string, yield func(text string, code bool)) {
 func MarkdownProse(s string) string {
 	var b strings.Builder
 	splitCode(s, func(part string, code bool) {
-		if code {
+		switch {
+		case code:
 			b.WriteString(Code(part))
-		} else {
+		case b.Len() == 0:
 			b.WriteString(Markdown(part))
+		default:
+			b.WriteString(markdownEscaper.Replace(Text(part)))
 		}
 	})
 	return b.String()

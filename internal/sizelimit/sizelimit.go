@@ -97,6 +97,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 func Open(path string) (*os.File, error) {
 	info, err := os.Stat(path)
 	if err != nil {
+		if pathErr, ok := err.(*fs.PathError); ok {
+			pathErr.Op = "open" // what the caller asked for
+		}
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
