@@ -269,7 +269,7 @@ func markdownRows(groups []markdownGroup) []string {
 		if g.places > 1 {
 			where = fmt.Sprintf("%d places", g.places)
 		}
-		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", escape.TableCode(g.Rule), codeOrEmpty(g.Change), escape.MarkdownProse(g.Message), where,
+		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", escape.TableCode(g.Rule), codeOrEmpty(g.Change), escape.TableProse(g.Message), where,
 			strings.TrimPrefix(reachText(ops, textOperations), "in "))
 	}
 	return rows

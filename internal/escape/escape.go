@@ -156,11 +156,21 @@ func splitCode(s string, yield func(text string, code bool)) {
 // code span through Code, the text between through Markdown. A stray
 // backtick is text.
 func MarkdownProse(s string) string {
+	return prose(s, Code)
+}
+
+// TableProse is MarkdownProse for a cell of a GitHub table: its code spans
+// through TableCode.
+func TableProse(s string) string {
+	return prose(s, TableCode)
+}
+
+func prose(s string, code func(string) string) string {
 	var b strings.Builder
-	splitCode(s, func(part string, code bool) {
+	splitCode(s, func(part string, isCode bool) {
 		switch {
-		case code:
-			b.WriteString(Code(part))
+		case isCode:
+			b.WriteString(code(part))
 		case b.Len() == 0:
 			b.WriteString(Markdown(part))
 		default:
