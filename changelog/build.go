@@ -107,7 +107,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 		for i, path := range paths {
 			slots <- struct{}{}
 			go func() {
-				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), Paths: opts.Paths})
+				s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
 				if opts.Progress != nil {
 					opts.Progress()
 				}

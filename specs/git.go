@@ -68,7 +68,7 @@ func loadGit(arg, ref, file string, opts LoadOptions) (*Snapshot, error) {
 			return nil, fail(err.Error())
 		}
 	}
-	doc, err := parse(file, data, tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize))
+	doc, err := parse(file, data, tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), opts.MaxNodes)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*Error](err); ok {
@@ -193,8 +193,8 @@ func (c *gitCommit) commitDate() (civil.Date, error) {
 // directory of the root document, nothing above maxSize. kin-openapi hands
 // over locations joined to the root's path as given (cleaned), so they keep
 // git's meaning of it.
-func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize int64) openapi3.ReadFromURIFunc {
-	remote := limitedRefReader(rootFile, allowRemote, maxSize)
+func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
+	remote := limitedRefReader(rootFile, allowRemote, maxSize, maxNodes)
 	rootDir := path.Dir(path.Clean(rootFile))
 	// path.Join drops a leading "./", which tells git the path is relative
 	// to the current directory rather than the top of the work tree.
@@ -215,7 +215,7 @@ func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize int64) 
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: "$ref " + err.Error()}
 		}
-		if why := checkStructure(data); why != "" {
+		if why := checkStructure(data, maxNodes); why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", location.Path, why)}
 		}
 		return data, nil

@@ -48,6 +48,9 @@ type LoadOptions struct {
 	// MaxSize is the largest file read, the snapshot and each $ref'd file
 	// alike, in bytes; 0 means sizelimit.Default.
 	MaxSize int64
+	// MaxNodes is the most nodes a document may have, the snapshot and
+	// each $ref'd file alike; 0 means DefaultMaxNodes.
+	MaxNodes int64
 	// Paths restricts the snapshot to some of its paths.
 	Paths PathFilter
 }
@@ -98,7 +101,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	doc, err := parse(path, data, limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize))
+	doc, err := parse(path, data, limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), opts.MaxNodes)
 	if err != nil {
 		return nil, err
 	}
@@ -109,15 +112,16 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, refReader(path, allowRemoteRefs))
+	return parse(path, data, refReader(path, allowRemoteRefs), 0)
 }
 
-// parse is Parse with read reading the $ref'd files.
-func parse(path string, data []byte, read openapi3.ReadFromURIFunc) (*openapi3.T, error) {
+// parse is Parse with read reading the $ref'd files and at most maxNodes
+// nodes (0: DefaultMaxNodes).
+func parse(path string, data []byte, read openapi3.ReadFromURIFunc, maxNodes int64) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
-	if why := checkStructure(data); why != "" {
+	if why := checkStructure(data, maxNodes); why != "" {
 		return nil, &Error{File: path, Msg: why}
 	}
 	loader := openapi3.NewLoader()
@@ -154,14 +158,15 @@ func (e *RemoteRefError) Error() string {
 
 // refReader reads $ref'd files up to the default size limit.
 func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
-	return limitedRefReader(rootPath, allowRemote, 0)
+	return limitedRefReader(rootPath, allowRemote, 0, 0)
 }
 
 // limitedRefReader reads $ref'd files. It refuses URLs unless allowed,
 // before any network access, files outside the root document's directory,
 // so an untrusted spec cannot read the machine's files, and files above
-// maxSize bytes (0: sizelimit.Default).
-func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3.ReadFromURIFunc {
+// maxSize bytes (0: sizelimit.Default) or maxNodes nodes (0:
+// DefaultMaxNodes).
+func limitedRefReader(rootPath string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
 	rootDir := realPath(filepath.Dir(rootPath))
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
@@ -183,7 +188,7 @@ func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, readProblem(err))}
 		}
-		if why := checkStructure(data); why != "" {
+		if why := checkStructure(data, maxNodes); why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, why)}
 		}
 		return data, nil

@@ -221,13 +221,13 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter})
+				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter})
 				if err != nil {
 					return err
 				}
 				snapshots = []*specs.Snapshot{s}
 			} else {
-				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter}
+				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter}
 				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
 				if err != nil {
 					return err

@@ -223,8 +223,8 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 		return policy.Config{}, nil, nil, err
 	}
 	base, revision, err := specs.LoadPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths})
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
