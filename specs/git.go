@@ -135,21 +135,23 @@ var plainName = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 // before anything is read.
 func (c *gitCommit) read(file string, maxSize int64) ([]byte, error) {
 	object := c.hash + ":" + file
-	check := exec.Command("git", "cat-file", "--batch-check=%(objecttype) %(objectsize)")
-	check.Stdin = strings.NewReader(object + "\n")
-	info, err := runGit(check)
+	// The object goes as an argument, not a line of --batch-check input:
+	// a path may hold spaces and line breaks. The commit exists, so a
+	// failure is the path's.
+	kind, err := git("cat-file", "-t", object)
 	if err != nil {
-		return nil, err
+		return nil, &missingAtRef{file, c.ref}
 	}
-	kind, size, _ := strings.Cut(strings.TrimSpace(string(info)), " ")
 	switch kind {
 	case "blob":
 	case "tree":
 		return nil, fmt.Errorf("%q is a directory at %s", file, c.ref)
-	case object: // "<object> missing"
-		return nil, &missingAtRef{file, c.ref}
 	default:
 		return nil, fmt.Errorf("%q is not a file at %s", file, c.ref)
+	}
+	size, err := git("cat-file", "-s", object)
+	if err != nil {
+		return nil, err
 	}
 	limit := cmp.Or(maxSize, sizelimit.Default)
 	if n, err := strconv.ParseInt(size, 10, 64); err == nil && n > limit {
