@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/getkin/kin-openapi/openapi3"
 	"golang.org/x/sync/errgroup"
@@ -62,11 +63,12 @@ type Error struct {
 	Msg  string
 }
 
+// Error is one line whatever the file's name holds.
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", escape.Text(e.File), e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %s", escape.Text(e.File), e.Msg)
 }
 
 // LoadPair loads the base and revision snapshots concurrently.
