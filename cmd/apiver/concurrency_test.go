@@ -250,6 +250,14 @@ func TestStdinDash(t *testing.T) {
 		t.Fatalf("versions -: %v\n%s", err, out)
 	}
 
+	// Standard input can be read once.
+	cmd = apiverProcess(t, dir, "check", "-", "-")
+	cmd.Stdin = strings.NewReader(tinySpec("id"))
+	out, err = cmd.CombinedOutput()
+	if code := exitCode(err); code != exitInput || !strings.Contains(string(out), "not both") {
+		t.Errorf("check - -: exit %d, %s", code, out)
+	}
+
 	writeFiles(t, dir, map[string]string{"apiver.yaml": "maxSpecSizeMiB: 1\n"})
 	cmd = apiverProcess(t, dir, "versions", "-")
 	cmd.Stdin = strings.NewReader(tinySpec("id") + "# " + strings.Repeat("x", 2<<20) + "\n")

@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -206,6 +207,9 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 
 // load reads the config and both snapshots.
 func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
+	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
+		return policy.Config{}, nil, nil, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
+	}
 	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return policy.Config{}, nil, nil, err
