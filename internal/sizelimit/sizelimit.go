@@ -75,7 +75,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if path == Stdin {
 		return Read(os.Stdin, limit)
 	}
-	f, err := Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -90,11 +90,11 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return Read(f, limit)
 }
 
-// Open opens a regular file for reading, refusing anything else with a
+// open opens a regular file for reading, refusing anything else with a
 // *NotRegularError before it can block: the mode is checked before the
 // open, and again on what was opened (without waiting for a writer), in
 // case the name was swapped between the two.
-func Open(path string) (*os.File, error) {
+func open(path string) (*os.File, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		if pathErr, ok := err.(*fs.PathError); ok {
@@ -117,22 +117,6 @@ func Open(path string) (*os.File, error) {
 		return nil, &NotRegularError{Mode: info.Mode()}
 	}
 	return f, nil
-}
-
-// CheckRegular refuses, as Open would, a path that exists and is not a
-// regular file; a missing path passes (it is about to be created).
-func CheckRegular(path string) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil
-		}
-		return err
-	}
-	if !info.Mode().IsRegular() {
-		return &NotRegularError{Mode: info.Mode()}
-	}
-	return nil
 }
 
 // Read reads r to its end if that is at most limit bytes (limit <= 0 means
