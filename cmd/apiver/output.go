@@ -16,7 +16,7 @@ import (
 // folder in place.
 func lockFlag(fs *pflag.FlagSet, timeout *time.Duration) {
 	fs.DurationVar(timeout, "lock-timeout", filelock.DefaultTimeout,
-		"how long to wait while another apiver run writes the same file or folder (exit 2 after)")
+		"how long to wait while another apiver run writes to the same folder, as a `DURATION` such as 60s or 5m (exit 2 after)")
 }
 
 // withLock runs write while holding the lock of target, so that runs
