@@ -122,7 +122,17 @@ func Render(w io.Writer, format string, releases []Release) error {
 			fmt.Fprintf(&b, "%s\n%s\n", r.Date, strings.Repeat("=", len(r.Date)))
 		}
 		if r.Summary != "" {
-			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(r.Summary))
+			// Hand-written Markdown: kept as it is in Markdown; in text, each
+			// of its lines shows its other control characters escaped.
+			summary := strings.TrimSpace(r.Summary)
+			if !markdown {
+				lines := strings.Split(strings.ReplaceAll(summary, "\r\n", "\n"), "\n")
+				for i, l := range lines {
+					lines[i] = escape.Text(l)
+				}
+				summary = strings.Join(lines, "\n")
+			}
+			fmt.Fprintf(&b, "\n%s\n", summary)
 		}
 		if len(ls) == 0 {
 			b.WriteString("\nNo changes.\n")
