@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"cloud.google.com/go/civil"
@@ -94,6 +96,11 @@ func siteRun(opts *siteOptions) error {
 	}
 	files, err := site.Build(releases, siteOpts)
 	if err != nil {
+		return err
+	}
+	// site.Write makes the folders above DIR; the lock, on the one that
+	// holds DIR, needs it first.
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(opts.output)), 0o755); err != nil {
 		return err
 	}
 	return withLock(opts.output, opts.lockTimeout, func() error { return site.Write(opts.output, files) })
