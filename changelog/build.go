@@ -125,7 +125,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			slots <- struct{}{}
 			go func() {
 				var r loadResult
-				r.source, r.err = specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), Paths: opts.Paths})
+				r.source, r.err = specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
 				if r.err == nil {
 					r.source.Index()
 					r.snapshot, r.err = r.source.Load()

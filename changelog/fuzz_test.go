@@ -1,11 +1,14 @@
 package changelog_test
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/changelog"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 )
 
 // The seed corpus is in testdata/fuzz/FuzzParse; go test runs it (and the
@@ -86,6 +89,51 @@ func FuzzLines(f *testing.F) {
 		var b strings.Builder
 		if err := changelog.Render(&b, "markdown", []changelog.Release{r}); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzRenderKeepsStructure: whatever names and paths the spec holds, the
+// rendered changelog has the structure it has for plain ones: as many list
+// items and headings, no live link, image, HTML or emphasis in Markdown,
+// and in text no line that starts with the data's own line breaks.
+func FuzzRenderKeepsStructure(f *testing.F) {
+	for _, s := range []string{"name", "x`y", "@octocat", "![x](https://evil.example/p.png)", "<script>", "a\n::error::b", "|", "\r", "# h", "1. x"} {
+		f.Add(s)
+	}
+	releases := func(s string) []changelog.Release {
+		return []changelog.Release{{Date: "2026-01-01", Changes: []changelog.Entry{
+			{Operation: "GET /" + s, Version: "2023-01-01", ID: "response-optional-property-added", Text: "added the optional property `" + s + "` to the response with the `200` status"},
+			{Operation: "POST /" + s, Version: "2023-01-01", ID: "request-property-removed", Breaking: true, Text: "removed the request property " + s},
+			{Operation: "GET /" + s, Version: s, ID: changelog.VersionReleased, Text: "Version " + s + " released"},
+		}}}
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	shape := func(t *testing.T, format string, rs []changelog.Release) map[string]int {
+		var b bytes.Buffer
+		if err := changelog.Render(&b, format, rs); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]int{"lines": strings.Count(b.String(), "\n")}
+		if format == "markdown" {
+			var h bytes.Buffer
+			if err := md.Convert(b.Bytes(), &h); err != nil {
+				t.Fatal(err)
+			}
+			for _, tag := range []string{"<li>", "<h", "<a ", "<img", "raw HTML omitted", "<em>", "<strong>", "<del>", "<ol", "<p>"} {
+				m[tag] = strings.Count(h.String(), tag)
+			}
+		}
+		return m
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, format := range changelog.RenderFormats {
+			want, got := shape(t, format, releases("name")), shape(t, format, releases(s))
+			for k, n := range want {
+				if got[k] != n {
+					t.Fatalf("%s with %q: %d %s, want %d as for a plain name", format, s, got[k], k, n)
+				}
+			}
 		}
 	})
 }

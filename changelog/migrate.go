@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/escape"
 )
 
 // MigrationFormats lists the formats of `apiver changelog migrate`.
@@ -132,9 +133,9 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 	}
 	markdown := format == "markdown"
 	var b strings.Builder
-	title := fmt.Sprintf("Migrating from %s to %s", m.From, m.To)
+	title := fmt.Sprintf("Migrating from %s to %s", escape.Text(m.From), escape.Text(m.To))
 	if markdown {
-		fmt.Fprintf(&b, "# %s\n", title)
+		fmt.Fprintf(&b, "# Migrating from %s to %s\n", escape.Markdown(m.From), escape.Markdown(m.To))
 	} else {
 		fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", len(title)))
 	}
@@ -143,9 +144,9 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 	}
 	for _, g := range m.Operations {
 		if markdown {
-			fmt.Fprintf(&b, "\n## `%s`\n", g.Operation)
+			fmt.Fprintf(&b, "\n## %s\n", escape.Code(g.Operation))
 		} else {
-			fmt.Fprintf(&b, "\n%s\n", g.Operation)
+			fmt.Fprintf(&b, "\n%s\n", escape.Text(g.Operation))
 		}
 		for _, part := range []struct {
 			title   string
@@ -163,7 +164,11 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 				if c.Level == diff.Error {
 					marker = " (breaking)"
 				}
-				fmt.Fprintf(&b, "- %s%s\n", capitalize(c.Message), marker)
+				message := escape.Text(capitalize(c.Message))
+				if markdown {
+					message = escape.MarkdownProse(capitalize(c.Message))
+				}
+				fmt.Fprintf(&b, "- %s%s\n", message, marker)
 			}
 		}
 	}

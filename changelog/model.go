@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -161,11 +162,10 @@ const maxFileSize = 256 << 20
 func Read(path string) (*History, error) {
 	data, err := sizelimit.ReadFile(path, maxFileSize)
 	if err != nil {
-		var tooBig *sizelimit.Error
-		if errors.As(err, &tooBig) {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		if _, named := errors.AsType[*fs.PathError](err); named {
+			return nil, err
 		}
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	h, err := Parse(data)
 	var syntax *syntaxError

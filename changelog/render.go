@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -121,7 +122,17 @@ func Render(w io.Writer, format string, releases []Release) error {
 			fmt.Fprintf(&b, "%s\n%s\n", r.Date, strings.Repeat("=", len(r.Date)))
 		}
 		if r.Summary != "" {
-			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(r.Summary))
+			// Hand-written Markdown: kept as it is in Markdown; in text, each
+			// of its lines shows its other control characters escaped.
+			summary := strings.TrimSpace(r.Summary)
+			if !markdown {
+				lines := strings.Split(strings.ReplaceAll(summary, "\r\n", "\n"), "\n")
+				for i, l := range lines {
+					lines[i] = escape.Text(l)
+				}
+				summary = strings.Join(lines, "\n")
+			}
+			fmt.Fprintf(&b, "\n%s\n", summary)
 		}
 		if len(ls) == 0 {
 			b.WriteString("\nNo changes.\n")
@@ -152,12 +163,16 @@ func Render(w io.Writer, format string, releases []Release) error {
 
 // writeLine writes one line as one list item: the operation first when
 // there is one, else the statement followed by the operations.
+//
+// Every string from the history goes through one escaping layer of the
+// format: in Markdown, operations are code spans (escape.Code) and
+// statements and details, prose that marks names as `code`, go through
+// escape.MarkdownProse; in text, escape.Text shows control characters
+// escaped.
 func writeLine(b *strings.Builder, l *Line, markdown bool) {
-	code := func(s string) string {
-		if markdown {
-			return "`" + s + "`"
-		}
-		return s
+	code, prose := escape.Text, escape.Text
+	if markdown {
+		code, prose = escape.Code, escape.MarkdownProse
 	}
 	text := l.Text
 	if l.Exempted {
@@ -167,21 +182,22 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 	if lifecycle && len(l.Uses) == 1 && l.Uses[0].Version != "" {
 		// "`GET /clusters` 2023-01-01 removed (deprecated …)"
 		u := l.Uses[0]
-		fmt.Fprintf(b, "- %s %s %s\n", code(u.Operation), u.Version, l.Tail())
+		fmt.Fprintf(b, "- %s %s %s\n", code(u.Operation), prose(u.Version), prose(l.Tail()))
 		writeNotes(b, l, markdown)
 		return
 	}
 	if lifecycle {
 		text = l.Lead()
 	}
+	text = prose(text)
 	if len(l.Uses) == 1 {
 		u := l.Uses[0]
 		lead := code(u.Operation)
 		if u.Version != "" {
-			lead += " " + u.Version
+			lead += " " + prose(u.Version)
 		}
 		if u.Detail != "" {
-			lead += " (" + u.Detail + ")"
+			lead += " (" + prose(u.Detail) + ")"
 		}
 		fmt.Fprintf(b, "- %s: %s\n", lead, text)
 	} else {
@@ -192,18 +208,18 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 			for i, u := range g.Uses {
 				ops[i] = code(u.Operation)
 				if shared == "" && u.Version != "" {
-					ops[i] += " " + u.Version
+					ops[i] += " " + prose(u.Version)
 				}
 			}
 			group := strings.Join(ops, ", ")
 			if g.Detail != "" {
-				group += " (" + g.Detail + ")"
+				group += " (" + prose(g.Detail) + ")"
 			}
 			groups = append(groups, group)
 		}
 		in := fmt.Sprintf("in %d operations", len(l.Uses))
 		if shared != "" && !lifecycle {
-			in += ", version " + shared
+			in += ", version " + prose(shared)
 		}
 		fmt.Fprintf(b, "- %s — %s: %s\n", text, in, strings.Join(groups, "; "))
 	}
@@ -213,10 +229,11 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 func writeNotes(b *strings.Builder, l *Line, markdown bool) {
 	for _, n := range l.Notes {
 		for _, line := range strings.Split(strings.TrimSpace(n), "\n") {
+			// Notes are written by hand, in Markdown.
 			if markdown {
 				fmt.Fprintf(b, "  > %s\n", line)
 			} else {
-				fmt.Fprintf(b, "  Note: %s\n", line)
+				fmt.Fprintf(b, "  Note: %s\n", escape.Text(line))
 			}
 		}
 	}

@@ -47,6 +47,9 @@ type Config struct {
 	// MaxSpecSizeMiB is the largest snapshot or $ref'd file read; a bigger
 	// one is refused before it is read.
 	MaxSpecSizeMiB int `yaml:"maxSpecSizeMiB"`
+	// MaxSpecNodes is the most nodes a snapshot or $ref'd file may have; a
+	// bigger one is refused before it is built.
+	MaxSpecNodes int `yaml:"maxSpecNodes"`
 	// Warnings are one line each about the file (an old oasdiff id it
 	// names), for the command to print.
 	Warnings []string `yaml:"-"`
@@ -69,7 +72,7 @@ type Exemption struct {
 
 // DefaultConfig is the policy without a config file.
 func DefaultConfig() Config {
-	return Config{DeprecationMonths: 12, Snapshot: AllVersions, MaxSpecSizeMiB: int(sizelimit.Default >> 20)}
+	return Config{DeprecationMonths: 12, Snapshot: AllVersions, MaxSpecSizeMiB: int(sizelimit.Default >> 20), MaxSpecNodes: int(specs.DefaultMaxNodes)}
 }
 
 // MaxSpecSize is MaxSpecSizeMiB in bytes; 0 (a Config not from
@@ -77,6 +80,19 @@ func DefaultConfig() Config {
 func (c *Config) MaxSpecSize() int64 {
 	return int64(c.MaxSpecSizeMiB) << 20
 }
+
+// largestDeprecationMonths keeps every sunset a real date after its
+// deprecation: a period of billions of months overflows the calendar.
+const largestDeprecationMonths = 600
+
+// MaxNodes is MaxSpecNodes; 0 (a Config not from DefaultConfig) means
+// specs.DefaultMaxNodes.
+func (c *Config) MaxNodes() int64 {
+	return int64(c.MaxSpecNodes)
+}
+
+// largestSpecNodes keeps the setting a count a machine could hold.
+const largestSpecNodes = 1_000_000_000
 
 // largestSpecSizeMiB bounds the setting so that it stays a size in bytes.
 const largestSpecSizeMiB = 1 << 20
@@ -163,6 +179,9 @@ func readFile(path string) ([]byte, error) {
 }
 
 func decodeStrict(data []byte, out any) error {
+	if err := checkDocument(data); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	err := dec.Decode(out)
@@ -195,11 +214,14 @@ func (c *Config) validate() error {
 	if c.Product != "" && !productName.MatchString(c.Product) {
 		return fmt.Errorf("product: %q is not a media type product name (lower-case letters, digits, -)", c.Product)
 	}
-	if c.DeprecationMonths < 1 {
-		return fmt.Errorf("deprecationMonths: must be at least 1, got %d", c.DeprecationMonths)
+	if c.DeprecationMonths < 1 || c.DeprecationMonths > largestDeprecationMonths {
+		return fmt.Errorf("deprecationMonths: must be from 1 to %d (50 years), got %d", largestDeprecationMonths, c.DeprecationMonths)
 	}
 	if c.MaxSpecSizeMiB < 1 || c.MaxSpecSizeMiB > largestSpecSizeMiB {
 		return fmt.Errorf("maxSpecSizeMiB: must be from 1 to %d, got %d", largestSpecSizeMiB, c.MaxSpecSizeMiB)
+	}
+	if c.MaxSpecNodes < 1 || c.MaxSpecNodes > largestSpecNodes {
+		return fmt.Errorf("maxSpecNodes: must be from 1 to %d, got %d", largestSpecNodes, c.MaxSpecNodes)
 	}
 	if c.Snapshot != AllVersions && c.Snapshot != LatestVersion {
 		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)

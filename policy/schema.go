@@ -23,6 +23,7 @@ var configDescriptions = map[string]string{
 	"Config.Severity":          "apiver rule ids and oasdiff check ids mapped to error, warning, info or off.",
 	"Config.Exemptions":        "Findings allowed to pass until a date.",
 	"Config.MaxSpecSizeMiB":    "The largest snapshot or $ref'd file read, in MiB; a bigger one is refused before it is read.",
+	"Config.MaxSpecNodes":      "The most nodes (mappings, lists, keys and values, YAML aliases expanded) a snapshot or $ref'd file may have; each costs about 2.4 KB of memory, and a bigger document is refused before it is built.",
 	"Exemption":                "Lets the matching findings pass until it expires.",
 	"Exemption.Rule":           "The apiver rule id exempted.",
 	"Exemption.Operation":      "METHOD /path; * matches one path segment, and the method may be *.",
@@ -71,9 +72,11 @@ func ConfigSchema() ([]byte, error) {
 	p := prop(s, "product")
 	p.Pattern = productName.String()
 	p = prop(s, "deprecationMonths")
-	p.Minimum, p.Default = "1", def.DeprecationMonths
+	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestDeprecationMonths)), def.DeprecationMonths
 	p = prop(s, "snapshot")
 	p.Enum, p.Default = []any{AllVersions, LatestVersion}, def.Snapshot
+	p = prop(s, "maxSpecNodes")
+	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecNodes)), def.MaxSpecNodes
 	p = prop(s, "maxSpecSizeMiB")
 	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecSizeMiB)), def.MaxSpecSizeMiB
 

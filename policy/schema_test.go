@@ -103,6 +103,7 @@ maxSpecSizeMiB: 64
 	invalid := map[string]string{
 		"unknown key":        "deprecationMonth: 12",
 		"months below 1":     "deprecationMonths: 0",
+		"months above 600":   "deprecationMonths: 9223372036854775807",
 		"snapshot mode":      "snapshot: some-versions",
 		"severity id":        "severity: {no-such-rule: error}",
 		"severity level":     "severity: {sunset-overdue: fatal}",

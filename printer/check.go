@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 )
 
@@ -43,20 +44,20 @@ func checkText(w io.Writer, res CheckResult) error {
 			section = s
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%-8s %s", section, g.Rule)
+		fmt.Fprintf(&b, "%-8s %s", section, escape.Text(g.Rule))
 		if g.Change != "" {
-			fmt.Fprintf(&b, " (%s)", g.Change)
+			fmt.Fprintf(&b, " (%s)", escape.Text(g.Change))
 		}
 		if loc := locationText(g.Location); loc != "" {
-			b.WriteString(" at " + loc)
+			b.WriteString(" at " + escape.Text(loc))
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(g.Message, "\n", "\n  "))
-		if reach := reachText(g.Operations, textOperations); reach != "" {
+		fmt.Fprintf(&b, "  %s\n", escape.Text(g.Message))
+		if reach := reachText(texts(g.Operations), textOperations); reach != "" {
 			fmt.Fprintf(&b, "  %s\n", reach)
 		}
 		if e := g.Exemption; e != nil {
-			fmt.Fprintf(&b, "  exempted until %s: %s\n", e.Expires, e.Reason)
+			fmt.Fprintf(&b, "  exempted until %s: %s\n", e.Expires, escape.Text(e.Reason))
 		}
 	}
 	for _, g := range failing {
@@ -98,9 +99,9 @@ func foldedText(b *strings.Builder, groups []policy.Group) {
 	})
 	fmt.Fprintf(b, "\n%s that do not fail the check (--format markdown or json lists each):\n", plural(len(groups), "more root change"))
 	for _, k := range kinds {
-		fmt.Fprintf(b, "%-8s %s", k.severity, k.rule)
+		fmt.Fprintf(b, "%-8s %s", k.severity, escape.Text(k.rule))
 		if k.change != "" {
-			fmt.Fprintf(b, " (%s)", k.change)
+			fmt.Fprintf(b, " (%s)", escape.Text(k.change))
 		}
 		fmt.Fprintf(b, ": %d in %s\n", count[k], plural(len(reach[k]), "operation-version"))
 	}
@@ -276,14 +277,14 @@ func markdownRows(groups []markdownGroup) []string {
 	for i, g := range groups {
 		ops := make([]string, len(g.Operations))
 		for j, op := range g.Operations {
-			ops[j] = "`" + op + "`"
+			ops[j] = escape.TableCode(op)
 		}
-		where := locationText(g.Location)
+		where := escape.Markdown(locationText(g.Location))
 		if g.places > 1 {
 			where = fmt.Sprintf("%d places", g.places)
 		}
-		rows[i] = fmt.Sprintf("| `%s` | %s | %s | %s | %s |\n", g.Rule, codeOrEmpty(g.Change), markdownCell(g.Message), where,
-			markdownCell(strings.TrimPrefix(reachText(ops, textOperations), "in ")))
+		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", escape.TableCode(g.Rule), codeOrEmpty(g.Change), escape.TableProse(g.Message), where,
+			strings.TrimPrefix(reachText(ops, textOperations), "in "))
 	}
 	return rows
 }
@@ -343,7 +344,8 @@ func exemptionRows(exempted []policy.Finding) []string {
 			rows[i] = fmt.Sprintf("| | | | | | | %d |\n", count[e])
 			continue
 		}
-		rows[i] = fmt.Sprintf("| `%s` | %s | `%s` | %s | %s | %s | %d |\n", e.Operation, e.Version, e.Rule, codeOrEmpty(e.Change), markdownCell(e.Reason), e.Expires, count[e])
+		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %d |\n", escape.TableCode(e.Operation), escape.Markdown(e.Version), escape.TableCode(e.Rule),
+			codeOrEmpty(e.Change), escape.Markdown(e.Reason), e.Expires, count[e])
 	}
 	return rows
 }
@@ -364,9 +366,19 @@ func markdownTable(b *strings.Builder, header string, rows []string, budget int)
 	return used
 }
 
+// codeOrEmpty is a table cell's code span, or nothing for "".
 func codeOrEmpty(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "`" + s + "`"
+	return escape.TableCode(s)
+}
+
+// texts is escape.Text of each string.
+func texts(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = escape.Text(s)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/escape"
 )
 
 func diffText(w io.Writer, changes []diff.Change) error {
@@ -15,11 +16,11 @@ func diffText(w io.Writer, changes []diff.Change) error {
 		fmt.Fprintln(&b, heading(g.operation, g.version))
 		for _, c := range g.items {
 			counts[c.Level]++
-			fmt.Fprintf(&b, "  %-7s %s", c.Level, c.ID)
+			fmt.Fprintf(&b, "  %-7s %s", c.Level, escape.Text(c.ID))
 			if loc := locationText(c.Location); loc != "" {
-				fmt.Fprintf(&b, " at %s", loc)
+				fmt.Fprintf(&b, " at %s", escape.Text(loc))
 			}
-			fmt.Fprintf(&b, "\n          %s\n", c.Message)
+			fmt.Fprintf(&b, "\n          %s\n", escape.Text(c.Message))
 		}
 	}
 	if len(changes) > 0 {
@@ -46,7 +47,7 @@ func diffMarkdown(w io.Writer, changes []diff.Change) error {
 	for _, g := range groupBy(changes, func(c diff.Change) (string, string) { return c.Operation, c.Version }) {
 		fmt.Fprintf(&b, "\n#### %s\n\n", markdownHeading(g.operation, g.version))
 		for _, c := range g.items {
-			fmt.Fprintf(&b, "- **%s** `%s`: %s\n", c.Level, c.ID, markdownCell(c.Message))
+			fmt.Fprintf(&b, "- **%s** %s: %s\n", c.Level, escape.Code(c.ID), escape.MarkdownProse(c.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -59,7 +60,7 @@ func markdownHeading(operation, version string) string {
 	case operation == "":
 		return documentHeading
 	case version == "":
-		return "`" + operation + "` (unversioned)"
+		return escape.Code(operation) + " (unversioned)"
 	}
-	return "`" + operation + "` (version " + version + ")"
+	return escape.Code(operation) + " (version " + escape.Markdown(version) + ")"
 }

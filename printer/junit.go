@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 )
@@ -71,7 +72,7 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 		if name == "" {
 			name = "unversioned"
 		}
-		c := &junitCase{Classname: ov.Operation, Name: name}
+		c := &junitCase{Classname: escape.Text(ov.Operation), Name: escape.Text(name)}
 		cases[ov] = c
 		return c
 	}
@@ -81,7 +82,7 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 	for _, f := range r.Findings {
 		c := caseFor(OperationVersion{f.Operation, f.Version})
 		if fails(f, res.FailOn) {
-			c.Failures = append(c.Failures, junitFailure{Message: f.Message, Type: f.Rule, Text: junitDetail(f)})
+			c.Failures = append(c.Failures, junitFailure{Message: escape.Text(f.Message), Type: escape.Text(f.Rule), Text: junitDetail(f)})
 			continue
 		}
 		if c.SystemOut == nil {
@@ -136,6 +137,9 @@ func fails(f policy.Finding, failOn policy.Severity) bool {
 }
 
 // junitDetail is a finding in one line: rule, change, location and message.
+// It goes into CDATA, which encoding/xml writes as it is, so escape.Text
+// keeps out the control characters XML forbids and the line breaks that
+// would split it.
 func junitDetail(f policy.Finding) string {
 	var b strings.Builder
 	b.WriteString(f.Rule)
@@ -146,5 +150,5 @@ func junitDetail(f policy.Finding) string {
 		b.WriteString(" at " + loc)
 	}
 	b.WriteString(": " + f.Message)
-	return b.String()
+	return escape.Text(b.String())
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 	ics "github.com/arran4/golang-ical"
 )
@@ -34,7 +35,7 @@ func Versions(w io.Writer, format string, date civil.Date, lifecycles []policy.L
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "OPERATION\tVERSION\tSTATE\tDEPRECATED\tSUNSET\tSUCCESSOR")
 	for _, l := range lifecycles {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Operation, l.Version, l.State, dash(dateOf(l.DeprecatedOn)), dash(dateOf(l.SunsetOn)), dash(l.Successor))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", escape.Text(l.Operation), escape.Text(l.Version), l.State, dash(dateOf(l.DeprecatedOn)), dash(dateOf(l.SunsetOn)), dash(escape.Text(l.Successor)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -75,7 +76,7 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 			fmt.Fprintln(tw, "  SUNSET\tWHEN\tOPERATION\tVERSION\tSUCCESSOR")
 		}
 		for _, l := range ls {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", dateOf(l.SunsetOn), daysText(cal.Date.DaysSince(l.SunsetOn)), l.Operation, l.Version, dash(l.Successor))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", dateOf(l.SunsetOn), daysText(cal.Date.DaysSince(l.SunsetOn)), escape.Text(l.Operation), escape.Text(l.Version), dash(escape.Text(l.Successor)))
 		}
 	}
 	section(fmt.Sprintf("Overdue (%d)", len(cal.Overdue)), cal.Overdue)
@@ -85,7 +86,9 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 
 // sunsetICS writes one all-day event per sunset. UIDs derive from the
 // operation and version, and DTSTAMP from the sunset itself, so the same
-// input gives the same file and calendars update events in place.
+// input gives the same file and calendars update events in place. Lines end
+// in CRLF as RFC 5545 requires; the library escapes TEXT's \, ; , and LF
+// but not the other control characters, which escape.Text shows first.
 func sunsetICS(w io.Writer, cal policy.SunsetCalendar) error {
 	c := ics.NewCalendar()
 	c.SetMethod(ics.MethodPublish)
@@ -93,14 +96,15 @@ func sunsetICS(w io.Writer, cal policy.SunsetCalendar) error {
 	c.SetName("API version sunsets")
 	for _, l := range append(append([]policy.Lifecycle{}, cal.Overdue...), cal.Upcoming...) {
 		day := l.SunsetOn.In(time.UTC)
-		e := c.AddEvent(fmt.Sprintf("%s-%s@apiver", slug(l.Operation), l.Version))
+		e := c.AddEvent(fmt.Sprintf("%s-%s@apiver", slug(l.Operation), slug(l.Version)))
 		e.SetDtStampTime(day)
 		e.SetAllDayStartAt(day)
 		e.SetAllDayEndAt(day.AddDate(0, 0, 1))
-		e.SetSummary(fmt.Sprintf("Sunset: %s version %s", l.Operation, l.Version))
-		e.SetDescription(fmt.Sprintf("%s version %s (%s) reaches its sunset on %s%s.", l.Operation, l.Version, l.State, l.SunsetOn, successorText(l.Successor)))
+		op, v := escape.Text(l.Operation), escape.Text(l.Version)
+		e.SetSummary(fmt.Sprintf("Sunset: %s version %s", op, v))
+		e.SetDescription(fmt.Sprintf("%s version %s (%s) reaches its sunset on %s%s.", op, v, l.State, l.SunsetOn, successorText(escape.Text(l.Successor))))
 	}
-	return c.SerializeTo(w)
+	return c.SerializeTo(w, ics.WithNewLineWindows)
 }
 
 // Rules writes the rule catalogue.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 )
 
@@ -220,6 +221,7 @@ func groupBy[T any](items []T, key func(T) (string, string)) []*group[T] {
 const documentHeading = "Document (outside any operation)"
 
 func heading(operation, version string) string {
+	operation, version = escape.Text(operation), escape.Text(version)
 	switch {
 	case operation == "":
 		return documentHeading
@@ -227,9 +229,4 @@ func heading(operation, version string) string {
 		return operation + " (unversioned)"
 	}
 	return operation + " (version " + version + ")"
-}
-
-// markdownCell escapes what would break a table cell.
-func markdownCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }

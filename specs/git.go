@@ -68,7 +68,7 @@ func readGit(arg, ref, file string, opts LoadOptions) (*Source, error) {
 			return nil, fail(err.Error())
 		}
 	}
-	return &Source{arg: arg, path: file, ref: ref, date: date, data: data, read: tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize), paths: opts.Paths}, nil
+	return &Source{arg: arg, path: file, ref: ref, date: date, data: data, read: tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
 // gitCommit is one resolved commit; reads go by its hash, so every file of
@@ -126,21 +126,23 @@ var plainName = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 // before anything is read.
 func (c *gitCommit) read(file string, maxSize int64) ([]byte, error) {
 	object := c.hash + ":" + file
-	check := exec.Command("git", "cat-file", "--batch-check=%(objecttype) %(objectsize)")
-	check.Stdin = strings.NewReader(object + "\n")
-	info, err := runGit(check)
+	// The object goes as an argument, not a line of --batch-check input:
+	// a path may hold spaces and line breaks. The commit exists, so a
+	// failure is the path's.
+	kind, err := git("cat-file", "-t", object)
 	if err != nil {
-		return nil, err
+		return nil, &missingAtRef{file, c.ref}
 	}
-	kind, size, _ := strings.Cut(strings.TrimSpace(string(info)), " ")
 	switch kind {
 	case "blob":
 	case "tree":
 		return nil, fmt.Errorf("%q is a directory at %s", file, c.ref)
-	case object: // "<object> missing"
-		return nil, &missingAtRef{file, c.ref}
 	default:
 		return nil, fmt.Errorf("%q is not a file at %s", file, c.ref)
+	}
+	size, err := git("cat-file", "-s", object)
+	if err != nil {
+		return nil, err
 	}
 	limit := cmp.Or(maxSize, sizelimit.Default)
 	if n, err := strconv.ParseInt(size, 10, 64); err == nil && n > limit {
@@ -184,8 +186,8 @@ func (c *gitCommit) commitDate() (civil.Date, error) {
 // directory of the root document, nothing above maxSize. kin-openapi hands
 // over locations joined to the root's path as given (cleaned), so they keep
 // git's meaning of it.
-func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize int64) openapi3.ReadFromURIFunc {
-	remote := limitedRefReader(rootFile, allowRemote, maxSize)
+func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
+	remote := limitedRefReader(rootFile, allowRemote, maxSize, maxNodes)
 	rootDir := path.Dir(path.Clean(rootFile))
 	// path.Join drops a leading "./", which tells git the path is relative
 	// to the current directory rather than the top of the work tree.
@@ -206,7 +208,7 @@ func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize int64) 
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: "$ref " + err.Error()}
 		}
-		if why := checkStructure(data); why != "" {
+		if why := checkStructure(data, maxNodes); why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", location.Path, why)}
 		}
 		return data, nil

@@ -104,6 +104,7 @@ func TestLoadGitErrors(t *testing.T) {
 	gitRepo(t, map[string]string{
 		"api.yaml":            minimalDoc,
 		"broken.yaml":         "openapi: 3.0.3\ninfo:\n  title: [x\n",
+		"with space.yaml":     "openapi: 3.0.3\ninfo:\n  title: [x\n",
 		"empty.yaml":          "",
 		"dir/escape.yaml":     docWithSchemaRef("../api.yaml#/components/schemas/X"),
 		"dir/missing.yaml":    docWithSchemaRef("nope.yaml#/X"),
@@ -117,6 +118,10 @@ func TestLoadGitErrors(t *testing.T) {
 		{arg: "nosuch:api.yaml", wantMsg: `git ref "nosuch" not found; fetch the base branch`},
 		{arg: "origin/main:api.yaml", wantMsg: `git ref "origin/main" not found; fetch the base branch (actions/checkout with fetch-depth: 0, or git fetch origin main)`},
 		{arg: "HEAD:nope.yaml", wantMsg: `"nope.yaml" does not exist at HEAD`},
+		// A path with a space or a line break is one path, not two words
+		// or two lines of git's input.
+		{arg: "HEAD:no such.yaml", wantMsg: `"no such.yaml" does not exist at HEAD`},
+		{arg: "HEAD:with space.yaml", wantLine: anyLine, wantMsg: "not valid YAML"},
 		{arg: "HEAD:dir", wantMsg: `"dir" is a directory at HEAD`},
 		{arg: "HEAD:broken.yaml", wantLine: anyLine, wantMsg: "not valid YAML"},
 		{arg: "HEAD:empty.yaml", wantMsg: "the file is empty"},
@@ -133,6 +138,15 @@ func TestLoadGitErrors(t *testing.T) {
 				t.Errorf("Msg = %q, want it to say %q", se.Msg, tt.wantMsg)
 			}
 		})
+	}
+}
+
+// A line break in a path is part of the path, and the error stays one line.
+func TestLoadGitPathWithLineBreak(t *testing.T) {
+	gitRepo(t, map[string]string{"api.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
+	_, err := specs.Load("HEAD:a\nb.yaml", specs.LoadOptions{})
+	if err == nil || err.Error() != `HEAD:a\nb.yaml: "a\nb.yaml" does not exist at HEAD; `+strings.SplitN(err.Error(), "; ", 2)[1] {
+		t.Errorf("error %q, want one line saying the path does not exist", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -54,6 +55,9 @@ type LoadOptions struct {
 	// MaxSize is the largest file read, the snapshot and each $ref'd file
 	// alike, in bytes; 0 means sizelimit.Default.
 	MaxSize int64
+	// MaxNodes is the most nodes a document may have, the snapshot and
+	// each $ref'd file alike; 0 means DefaultMaxNodes.
+	MaxNodes int64
 	// Paths restricts the snapshot to some of its paths.
 	Paths PathFilter
 }
@@ -65,11 +69,12 @@ type Error struct {
 	Msg  string
 }
 
+// Error is one line whatever the file's name holds.
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", escape.Text(e.File), e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %s", escape.Text(e.File), e.Msg)
 }
 
 // LoadPair loads the base and revision snapshots concurrently.
@@ -107,6 +112,8 @@ type Source struct {
 	structure string
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
+	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
+	maxNodes int64
 }
 
 // Path is the file as a Snapshot of it names it.
@@ -132,7 +139,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize), paths: opts.Paths}, nil
+	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
 // Load parses the whole document. After Index, it reuses its structure
@@ -150,7 +157,7 @@ func (s *Source) Index() { s.prepare() }
 // same lines); errors are those of the source's own text. checked says the
 // source's structure was checked already.
 func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
-	doc, err := parse(s.path, s.data, text, s.read, checked)
+	doc, err := parse(s.path, s.data, text, s.read, checked, s.maxNodes)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
@@ -165,18 +172,19 @@ func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, refReader(path, allowRemoteRefs), false)
+	return parse(path, data, data, refReader(path, allowRemoteRefs), false, 0)
 }
 
 // parse is Parse with read reading the $ref'd files. kin-openapi reads text,
 // which is data itself or a reduced copy of it with the same lines; data is
-// checked (unless checked says it was) and named in errors.
-func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*openapi3.T, error) {
+// checked (unless checked says it was), with at most maxNodes nodes (0:
+// DefaultMaxNodes), and named in errors.
+func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
 	if !checked {
-		if why := checkStructure(data); why != "" {
+		if why := checkStructure(data, maxNodes); why != "" {
 			return nil, &Error{File: path, Msg: why}
 		}
 	}
@@ -214,14 +222,15 @@ func (e *RemoteRefError) Error() string {
 
 // refReader reads $ref'd files up to the default size limit.
 func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
-	return limitedRefReader(rootPath, allowRemote, 0)
+	return limitedRefReader(rootPath, allowRemote, 0, 0)
 }
 
 // limitedRefReader reads $ref'd files. It refuses URLs unless allowed,
 // before any network access, files outside the root document's directory,
 // so an untrusted spec cannot read the machine's files, and files above
-// maxSize bytes (0: sizelimit.Default).
-func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3.ReadFromURIFunc {
+// maxSize bytes (0: sizelimit.Default) or maxNodes nodes (0:
+// DefaultMaxNodes).
+func limitedRefReader(rootPath string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
 	rootDir := realPath(filepath.Dir(rootPath))
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
@@ -243,7 +252,7 @@ func limitedRefReader(rootPath string, allowRemote bool, maxSize int64) openapi3
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, readProblem(err))}
 		}
-		if why := checkStructure(data); why != "" {
+		if why := checkStructure(data, maxNodes); why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, why)}
 		}
 		return data, nil

@@ -123,12 +123,12 @@ func other(s, a, b *Source) *Source {
 func (s *Source) prepare() {
 	s.indexOnce.Do(func() {
 		if trimmed := bytes.TrimSpace(s.data); len(trimmed) > 0 && trimmed[0] == '{' {
-			s.structure = checkStructure(s.data)
+			s.structure = checkStructure(s.data, s.maxNodes)
 			s.index = newIndex(s.data, nil)
 			return
 		}
 		root := parseNode(s.data)
-		if s.structure = checkTree(s.data, root); s.structure == "" {
+		if s.structure = checkTree(s.data, root, s.maxNodes); s.structure == "" {
 			s.index = newIndex(s.data, root)
 		}
 	})

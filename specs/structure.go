@@ -21,48 +21,74 @@ const maxDepth = 128
 // gigabytes of memory.
 const maxAliasExpansion = sizelimit.Default
 
+// DefaultMaxNodes is the most nodes (mappings, sequences, keys and values,
+// with YAML aliases expanded) a document may have unless the config says
+// otherwise (maxSpecNodes). Loading costs about 2.4 KB of memory per node
+// for wide documents (SECURITY.md has the figures), so a check, which holds
+// two documents and their diff, stays under 2 GiB; the largest real
+// snapshot we know has 96,000 nodes.
+const DefaultMaxNodes int64 = 300_000
+
 var (
 	tooDeepMsg       = fmt.Sprintf("refused: it nests more than %d levels deep", maxDepth)
 	aliasesExpandMsg = fmt.Sprintf("refused: its YAML aliases expand it by more than %d MiB", maxAliasExpansion>>20)
 )
 
+func tooManyNodesMsg(limit int64) string {
+	return fmt.Sprintf("refused: it has more than %d nodes, the maxSpecNodes limit (the config raises it; each node costs about 2.4 KB of memory)", limit)
+}
+
 // checkStructure refuses, before kin-openapi builds it, a document that
-// nests deeper than maxDepth or whose YAML aliases add more than
-// maxAliasExpansion bytes; it returns why, or "". A document that does not
-// parse passes: the loader reports its syntax error.
-func checkStructure(data []byte) string {
+// nests deeper than maxDepth, whose YAML aliases add more than
+// maxAliasExpansion bytes, or that has more than maxNodes nodes (0:
+// DefaultMaxNodes); it returns why, or "". A document that does not parse
+// passes: the loader reports its syntax error.
+func checkStructure(data []byte, maxNodes int64) string {
+	if maxNodes <= 0 {
+		maxNodes = DefaultMaxNodes
+	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
-		if jsonDepth(trimmed) > maxDepth {
+		depth, nodes := jsonShape(trimmed)
+		switch {
+		case depth > maxDepth:
 			return tooDeepMsg
+		case nodes > maxNodes:
+			return tooManyNodesMsg(maxNodes)
 		}
 		return "" // JSON has no aliases
 	}
-	return checkTree(data, parseNode(data))
+	return checkTree(data, parseNode(data), maxNodes)
 }
 
 // checkTree is checkStructure of YAML text already parsed into root (nil
 // when it does not parse).
-func checkTree(data []byte, root *yaml.Node) string {
+func checkTree(data []byte, root *yaml.Node, maxNodes int64) string {
 	if root == nil {
 		return ""
 	}
-	switch tooDeep, tooBig := measure(root, int64(len(data))+maxAliasExpansion); {
+	if maxNodes <= 0 {
+		maxNodes = DefaultMaxNodes
+	}
+	switch tooDeep, tooBig, tooMany := measure(root, int64(len(data))+maxAliasExpansion, maxNodes); {
 	case tooDeep:
 		return tooDeepMsg
 	case tooBig:
 		return aliasesExpandMsg
+	case tooMany:
+		return tooManyNodesMsg(maxNodes)
 	}
 	return ""
 }
 
-// jsonDepth is the deepest nesting of valid JSON, counting a leaf as a
-// level as measure does.
-func jsonDepth(data []byte) int {
-	depth, deepest := 0, 0
+// jsonShape is the deepest nesting of valid JSON, counting a leaf as a
+// level as measure does, and its nodes counted as YAML counts them: each
+// object, array, key and value.
+func jsonShape(data []byte) (depth int, nodes int64) {
+	level, deepest := 0, 0
 	inString, escaped := false, false
+	prev := byte(',') // the last byte outside strings and spaces
 	for _, b := range data {
-		switch {
-		case inString:
+		if inString {
 			switch {
 			case escaped:
 				escaped = false
@@ -71,30 +97,44 @@ func jsonDepth(data []byte) int {
 			case b == '"':
 				inString = false
 			}
-		case b == '"':
-			inString = true
-		case b == '[' || b == '{':
-			depth++
-			deepest = max(deepest, depth)
-		case b == ']' || b == '}':
-			depth--
+			continue
 		}
+		switch b {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			inString = true
+			nodes++
+		case '[', '{':
+			level++
+			deepest = max(deepest, level)
+			nodes++
+		case ']', '}':
+			level--
+		default:
+			// A number or literal: counted at its first byte.
+			if prev == ':' || prev == ',' || prev == '[' {
+				nodes++
+			}
+		}
+		prev = b
 	}
-	return deepest + 1
+	return deepest + 1, nodes
 }
 
-// shape is a node's height (a leaf is 1) and size (its bytes, about) with
-// its aliases expanded.
+// shape is a node's height (a leaf is 1), size (its bytes, about) and
+// nodes with its aliases expanded.
 type shape struct {
 	height int
 	size   int64
+	nodes  int64
 }
 
 // measure walks the tree with aliases expanded, without building the
 // expansion: an anchored node, the only kind an alias names, is measured
 // once. It stops at the first excess, so it never recurses more than
 // maxDepth deep.
-func measure(root *yaml.Node, budget int64) (tooDeep, tooBig bool) {
+func measure(root *yaml.Node, budget, maxNodes int64) (tooDeep, tooBig, tooMany bool) {
 	// A node still being measured counts as empty, so one that contains
 	// itself (which the loader refuses) cannot recurse forever.
 	anchored := map[*yaml.Node]shape{}
@@ -117,13 +157,18 @@ func measure(root *yaml.Node, budget int64) (tooDeep, tooBig bool) {
 		if n.Anchor != "" {
 			anchored[n] = shape{}
 		}
-		s := shape{height: 1, size: int64(1 + len(n.Value))}
+		s := shape{height: 1, size: int64(1 + len(n.Value)), nodes: 1}
 		for _, c := range n.Content {
 			cs := walk(c, depth+1)
 			s.height = max(s.height, 1+cs.height)
 			if s.size += cs.size; s.size > budget {
 				tooBig = true
 			}
+			if s.nodes += cs.nodes; s.nodes > maxNodes {
+				tooMany = true
+			}
+			// Too many nodes does not stop the walk: aliases that also
+			// expand too much are the better reason to give.
 			if tooDeep || tooBig {
 				return s
 			}
@@ -134,5 +179,5 @@ func measure(root *yaml.Node, budget int64) (tooDeep, tooBig bool) {
 		return s
 	}
 	walk(root, 1)
-	return tooDeep, tooBig
+	return tooDeep, tooBig, tooMany
 }

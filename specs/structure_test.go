@@ -43,10 +43,20 @@ func TestCheckStructure(t *testing.T) {
 		// The loader refuses it; measuring it must not recurse forever.
 		{"a node that contains itself", spec + "x-a: &a [*a, *a]\n", ""},
 		{"not YAML", "x-a: &a [\n", ""},
+		// The spec with x-n and its list is 13 nodes; 87 items make 100.
+		{"YAML at the node limit", spec + "x-n: " + list("1", 87) + "\n", ""},
+		{"YAML one node over", spec + "x-n: " + list("1", 88) + "\n", tooManyNodesMsg(100)},
+		{"JSON at the node limit", `{"openapi": "3.0.3", "x": ` + list("1", 95) + `}`, ""},
+		{"JSON one node over", `{"openapi": "3.0.3", "x": ` + list(`"s"`, 96) + `}`, tooManyNodesMsg(100)},
+		{"nodes through aliases", spec + "x-a: &a " + list("1", 20) + "\nx-b: " + list("*a", 4) + "\n", tooManyNodesMsg(100)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := checkStructure([]byte(tt.data)); got != tt.want {
+			limit := int64(0)
+			if strings.Contains(tt.name, "node") {
+				limit = 100
+			}
+			if got := checkStructure([]byte(tt.data), limit); got != tt.want {
 				t.Errorf("checkStructure = %q, want %q", got, tt.want)
 			}
 		})

@@ -66,6 +66,7 @@ type badCase struct {
 //	truncate FILE SIZE       make FILE SIZE bytes long (sparse: no disk used)
 //	gzip FILE                replace FILE with its gzip compression
 //	symlink LINK -> TARGET   make a symbolic link
+//	mkfifo FILE              make a named pipe (nobody writes to it)
 //
 // and after it
 //
@@ -80,7 +81,7 @@ func parseBadCase(comment []byte) (badCase, error) {
 		switch fields[0] {
 		case "apiver":
 			c.args = fields[1:]
-		case "truncate", "gzip", "symlink":
+		case "truncate", "gzip", "symlink", "mkfifo":
 			c.setup = append(c.setup, fields)
 		case "unchanged":
 			c.unchanged = append(c.unchanged, fields[1:]...)
@@ -252,6 +253,14 @@ func setUpBadCase(t *testing.T, dir string, step []string) {
 	case step[0] == "symlink" && len(step) == 4 && step[2] == "->":
 		if err := os.Symlink(step[3], filepath.Join(dir, step[1])); err != nil {
 			t.Skipf("no symlinks here: %v", err)
+		}
+	case step[0] == "mkfifo" && len(step) == 2:
+		path := filepath.Join(dir, step[1])
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := mkfifo(path); err != nil {
+			t.Skipf("no named pipes here: %v", err)
 		}
 	default:
 		t.Fatalf("bad step %q", strings.Join(step, " "))

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -29,6 +32,7 @@ func newChangelogCmd(stderr io.Writer) *cobra.Command {
 func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var output, configPath string
 	var allowRemote, full, verbose bool
+	var lockTimeout time.Duration
 	var pathFilter pathFlags
 	cmd := &cobra.Command{
 		Use:   "build DIR",
@@ -70,10 +74,11 @@ the previous snapshot, per operation and version.`,
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			return h.Write(output)
+			return withLock(output, lockTimeout, func() error { return h.Write(output) })
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
+	lockFlag(cmd.Flags(), &lockTimeout)
 	configFlag(cmd.Flags(), &configPath)
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote-refs", false, "fetch $refs to http(s) URLs (refused by default)")
 	pathFilter.register(cmd.Flags())
@@ -94,6 +99,7 @@ func progressBar(stderr io.Writer, total int) *progressbar.ProgressBar {
 func newChangelogUpdateCmd() *cobra.Command {
 	var path string
 	var flags pairFlags
+	var lockTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "update --changelog FILE BASE REVISION",
 		Short: "Add the revision's release to an existing history (idempotent; the file is replaced atomically)",
@@ -107,8 +113,14 @@ files or git REF:PATH.`,
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: completeFiles(2, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			h, err := changelog.Read(path)
-			if err != nil {
+			if path == sizelimit.Stdin {
+				return &usageError{errors.New("--changelog -: standard input cannot be updated; name the history file")}
+			}
+			// Read once before the slow part, so a broken history fails
+			// fast, and again under the lock: another run may have added
+			// its release meanwhile, and writing the first read back would
+			// lose it.
+			if _, err := changelog.Read(path); err != nil {
 				return err
 			}
 			flags.stderr = cmd.ErrOrStderr()
@@ -116,29 +128,37 @@ files or git REF:PATH.`,
 			if err != nil {
 				return err
 			}
-			added, err := changelog.Update(h, base, revision, cfg)
-			if err != nil {
-				return err
-			}
-			if !added {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s already records %s: unchanged\n", path, revision.Date)
+			return withLock(path, lockTimeout, func() error {
+				h, err := changelog.Read(path)
+				if err != nil {
+					return err
+				}
+				added, err := changelog.Update(h, base, revision, cfg)
+				if err != nil {
+					return err
+				}
+				if !added {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s already records %s: unchanged\n", path, revision.Date)
+					return nil
+				}
+				if err := h.Write(path); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: added the release of %s\n", path, revision.Date)
 				return nil
-			}
-			if err := h.Write(path); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: added the release of %s\n", path, revision.Date)
-			return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&path, "changelog", "", "the history file to update (required)")
 	_ = cmd.MarkFlagRequired("changelog")
 	flags.register(cmd.Flags())
+	lockFlag(cmd.Flags(), &lockTimeout)
 	return cmd
 }
 
 func newChangelogRenderCmd() *cobra.Command {
 	var format, output string
+	var lockTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "render CHANGELOG",
 		Short: "Render the history for people: one section per date, breaking changes first, identical changes grouped",
@@ -158,11 +178,12 @@ func newChangelogRenderCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			return writeOutput(output, cmd.OutOrStdout(), func(w io.Writer) error { return changelog.Render(w, format, releases) })
+			return writeOutput(output, lockTimeout, cmd.OutOrStdout(), func(w io.Writer) error { return changelog.Render(w, format, releases) })
 		},
 	}
 	formatFlag(cmd, &format, "markdown", changelog.RenderFormats)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file (replaced atomically) instead of stdout")
+	lockFlag(cmd.Flags(), &lockTimeout)
 	return cmd
 }
 
@@ -201,13 +222,13 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter})
+				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter})
 				if err != nil {
 					return err
 				}
 				snapshots = []*specs.Snapshot{s}
 			} else {
-				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), Paths: filter}
+				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter}
 				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
 				if err != nil {
 					return err

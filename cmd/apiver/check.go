@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
@@ -18,8 +19,9 @@ type checkOptions struct {
 	exemptionsPath         string
 	failOn                 string
 	// outputs are the --output FORMAT=FILE values.
-	outputs []string
-	out     io.Writer
+	outputs     []string
+	lockTimeout time.Duration
+	out         io.Writer
 }
 
 func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
@@ -62,6 +64,7 @@ unless --base-date or --revision-date gives it.`,
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "`FILE` of more exemptions: a list under exemptions:, as in the config")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error, warning or info (oasdiff's ERR, WARN, INFO too)")
 	fs.StringArrayVar(&opts.outputs, "output", nil, "also write the report to a file, as `FORMAT=FILE` (e.g. sarif=apiver.sarif; repeatable)")
+	lockFlag(fs, &opts.lockTimeout)
 	return cmd
 }
 
@@ -94,7 +97,7 @@ func checkRun(opts *checkOptions) error {
 		return err
 	}
 	for _, o := range outputs {
-		if err := o.write(res); err != nil {
+		if err := o.write(res, opts.lockTimeout); err != nil {
 			return err
 		}
 	}
@@ -161,8 +164,8 @@ func parseOutputs(values []string) ([]output, error) {
 
 // write renders the report and replaces the file atomically (written beside
 // it, then renamed), so a reader never sees half a report.
-func (o output) write(res printer.CheckResult) error {
-	if err := writeOutput(o.path, nil, func(w io.Writer) error { return printer.Check(w, o.format, res) }); err != nil {
+func (o output) write(res printer.CheckResult, lockTimeout time.Duration) error {
+	if err := writeOutput(o.path, lockTimeout, nil, func(w io.Writer) error { return printer.Check(w, o.format, res) }); err != nil {
 		return fmt.Errorf("--output %w", err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/policy"
@@ -20,6 +21,7 @@ type fixOptions struct {
 	version                string
 	exemptionsPath         string
 	unified                bool
+	lockTimeout            time.Duration
 	out                    io.Writer
 }
 
@@ -54,6 +56,7 @@ errors cannot be fixed by a new version (listed on stderr); 2: usage or input er
 	fs.StringVar(&opts.version, "version", "", "the new version's date (default: the revision's date, else --date)")
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "`FILE` of more exemptions, as for check; exempted findings are left alone")
 	fs.BoolVar(&opts.unified, "diff", false, "print a unified diff against REVISION instead of the fixed file")
+	lockFlag(fs, &opts.lockTimeout)
 	return cmd
 }
 
@@ -121,7 +124,7 @@ func fixRun(opts *fixOptions) error {
 			return err
 		}
 	}
-	if err := writeOutput(opts.outPath, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+	if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return err
 	}
 	failed := false

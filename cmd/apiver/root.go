@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -227,6 +228,9 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 // load reads the config and both snapshots, for a comparison of the two:
 // see specs.LoadDiffPair.
 func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
+	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
+		return policy.Config{}, nil, nil, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
+	}
 	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return policy.Config{}, nil, nil, err
@@ -244,8 +248,8 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 		return policy.Config{}, nil, nil, err
 	}
 	base, revision, err := specs.LoadDiffPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths},
+		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths},
+		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths},
 		pairOptions(f.fullPipeline, f.verbose, f.stderr))
 	if err != nil {
 		return policy.Config{}, nil, nil, err

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"time"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
@@ -15,6 +18,7 @@ type siteOptions struct {
 	snapshotFlags
 	changelogPath, output    string
 	title, baseURL, snapshot string
+	lockTimeout              time.Duration
 	out                      io.Writer
 }
 
@@ -49,6 +53,7 @@ The deprecations page counts days left from --date, else the date of
 	fs.StringVar(&opts.title, "title", "API changelog", "the site's title")
 	fs.StringVar(&opts.baseURL, "base-url", "", "URL the site is published at, for absolute links and ids in the feed")
 	fs.StringVar(&opts.snapshot, "snapshot", "", "the latest snapshot, whose deprecated versions and sunsets the deprecations page lists")
+	lockFlag(fs, &opts.lockTimeout)
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
@@ -93,5 +98,10 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	return site.Write(opts.output, files)
+	// site.Write makes the folders above DIR; the lock, on the one that
+	// holds DIR, needs it first.
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(opts.output)), 0o755); err != nil {
+		return err
+	}
+	return withLock(opts.output, opts.lockTimeout, func() error { return site.Write(opts.output, files) })
 }

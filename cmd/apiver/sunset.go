@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
@@ -16,6 +17,7 @@ type sunsetOptions struct {
 	path, format, within string
 	output               string
 	failOnOverdue        bool
+	lockTimeout          time.Duration
 	out                  io.Writer
 }
 
@@ -50,6 +52,7 @@ version is overdue. SNAPSHOT is a file or git REF:PATH.`,
 	formatFlag(cmd, &opts.format, "text", printer.SunsetFormats)
 	cmd.Flags().StringVar(&opts.within, "within", "90d", "the window after the date, in days (90d or 90)")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write to this file (replaced atomically) instead of stdout, e.g. a calendar to publish")
+	lockFlag(cmd.Flags(), &opts.lockTimeout)
 	cmd.Flags().BoolVar(&opts.failOnOverdue, "fail-on-overdue", false, "exit 1 when a version is past its sunset")
 	return cmd
 }
@@ -67,7 +70,7 @@ func sunsetRun(opts *sunsetOptions) error {
 		return err
 	}
 	calendar := policy.Calendar(clock, lifecycles, days)
-	if err := writeOutput(opts.output, opts.out, func(w io.Writer) error { return printer.Sunset(w, opts.format, calendar) }); err != nil {
+	if err := writeOutput(opts.output, opts.lockTimeout, opts.out, func(w io.Writer) error { return printer.Sunset(w, opts.format, calendar) }); err != nil {
 		return err
 	}
 	if opts.failOnOverdue && len(calendar.Overdue) > 0 {

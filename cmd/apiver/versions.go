@@ -41,7 +41,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), Paths: paths})
+	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}

@@ -18,8 +18,12 @@ import (
 // beside the old one and renamed into place only once write succeeded and
 // the data is on disk; when write fails, the old file stays as it was.
 // write may run twice: again when the file system cannot hold an unnamed
-// file.
+// file. A path that is a symlink is written through: its target is
+// replaced and the link stays.
 func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	removeStale(path)
 	if err := anonymous(path, perm, write); !errors.Is(err, errNoAnonymous) {
 		return err

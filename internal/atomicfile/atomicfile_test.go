@@ -105,3 +105,31 @@ func TestWriteClearsWhatAKilledRunLeft(t *testing.T) {
 		t.Errorf("left: %v, want changelog.json and .changelog.json.bak", entries)
 	}
 }
+
+// A file kept behind a symlink (a changelog in a shared folder) is updated
+// through the link: the target gets the new content, the link stays a link.
+func TestWriteThroughSymlink(t *testing.T) {
+	withAndWithoutAnonymous(t, func(t *testing.T) {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "shared", "changelog.json")
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(dir, "changelog.json")
+		if err := os.Symlink(filepath.Join("shared", "changelog.json"), link); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+		if err := WriteFile(link, []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v, %v", info.Mode(), err)
+		}
+		if got, _ := os.ReadFile(target); string(got) != "new\n" {
+			t.Errorf("target holds %q, want the new content", got)
+		}
+	})
+}

@@ -1,10 +1,14 @@
 // Package sizelimit reads input files up to a size limit, so that a huge or
-// endless input is refused before it is read into memory.
+// endless input is refused before it is read into memory. Only regular files
+// are read by name: a named pipe, a socket or a device (/dev/stdin among
+// them) could block forever or never end, so it is refused before it is
+// opened; "-" names standard input explicitly.
 package sizelimit
 
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -13,6 +17,9 @@ import (
 // know (2.4 MB), and small enough that loading one stays within a few GB of
 // memory.
 const Default int64 = 32 << 20
+
+// Stdin is the argument that reads standard input.
+const Stdin = "-"
 
 // Error refuses a file above the limit.
 type Error struct {
@@ -33,14 +40,42 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("the file is %d bytes, over the %s size limit", e.Size, limit)
 }
 
+// NotRegularError refuses what is not a regular file once symlinks are
+// resolved.
+type NotRegularError struct{ Mode fs.FileMode }
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("not a regular file (%s): apiver reads regular files only, and standard input when named -", kind(e.Mode))
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "an irregular file"
+}
+
 // ReadFile reads the file if it holds at most limit bytes (limit <= 0 means
-// Default). A regular file is measured before anything is read; anything
-// else (a pipe, a device) is read up to one byte past the limit.
+// Default); path "-" reads standard input, up to the same limit. Anything
+// but a regular file (after symlinks) is refused with a *NotRegularError
+// without being read; a regular file is measured before anything is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = Default
 	}
-	f, err := os.Open(path)
+	if path == Stdin {
+		return Read(os.Stdin, limit)
+	}
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -49,10 +84,39 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Mode().IsRegular() && info.Size() > limit {
+	if info.Size() > limit {
 		return nil, &Error{Size: info.Size(), Limit: limit}
 	}
 	return Read(f, limit)
+}
+
+// open opens a regular file for reading, refusing anything else with a
+// *NotRegularError before it can block: the mode is checked before the
+// open, and again on what was opened (without waiting for a writer), in
+// case the name was swapped between the two.
+func open(path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		if pathErr, ok := err.(*fs.PathError); ok {
+			pathErr.Op = "open" // what the caller asked for
+		}
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Mode: info.Mode()}
+	}
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NotRegularError{Mode: info.Mode()}
+	}
+	return f, nil
 }
 
 // Read reads r to its end if that is at most limit bytes (limit <= 0 means

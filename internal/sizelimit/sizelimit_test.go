@@ -100,3 +100,45 @@ func TestErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// Anything but a regular file is refused before it is read: a named pipe
+// without a writer would block the open, /dev/stdin a read, forever.
+func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "api.yaml")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	regular := filepath.Join(dir, "real.yaml")
+	if err := os.WriteFile(regular, []byte("openapi: 3.0.3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linkToFifo := filepath.Join(dir, "link-to-fifo.yaml")
+	linkToRegular := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(fifo, linkToFifo); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if err := os.Symlink(regular, linkToRegular); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{fifo, linkToFifo, dir, os.DevNull, "/dev/stdin"} {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		_, err := ReadFile(path, 0)
+		var notRegular *NotRegularError
+		if !errors.As(err, &notRegular) {
+			t.Errorf("ReadFile(%s) = %v, want a *NotRegularError", path, err)
+		}
+	}
+	if data, err := ReadFile(linkToRegular, 0); err != nil || string(data) != "openapi: 3.0.3\n" {
+		t.Errorf("ReadFile(link to a regular file) = %q, %v", data, err)
+	}
+}
+
+func TestNotRegularMessage(t *testing.T) {
+	got := (&NotRegularError{Mode: os.ModeNamedPipe}).Error()
+	if !strings.Contains(got, "named pipe") {
+		t.Errorf("message %q does not say what the file is", got)
+	}
+}
