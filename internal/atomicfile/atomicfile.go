@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-
-	"github.com/google/renameio/v2"
 )
 
 // Write replaces path with what write produces. The new file is written
@@ -28,15 +26,7 @@ func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if err := anonymous(path, perm, write); !errors.Is(err, errNoAnonymous) {
 		return err
 	}
-	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)), renameio.WithStaticPermissions(perm))
-	if err != nil {
-		return err
-	}
-	defer f.Cleanup()
-	if err := writeBuffered(f, write); err != nil {
-		return err
-	}
-	return f.CloseAtomicallyReplace()
+	return writeRenamed(path, perm, write)
 }
 
 // WriteFile is Write of bytes.
