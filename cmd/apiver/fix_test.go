@@ -47,17 +47,7 @@ func TestFixRuleCases(t *testing.T) {
 		found++
 		name := strings.TrimSuffix(strings.TrimPrefix(file, "../../testdata/rules/"), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			for _, f := range archive.Files {
-				path := filepath.Join(dir, f.Name)
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			t.Chdir(dir)
+			t.Chdir(extractCase(t, archive))
 			flags, inputs := splitArgs(strings.Fields(string(archive.Comment))[1:])
 			assertFixed(t, flags, inputs[0], inputs[1])
 		})

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,17 +31,7 @@ func TestPipelinesAgreeOnRuleCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			for _, f := range archive.Files {
-				path := filepath.Join(dir, f.Name)
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			t.Chdir(dir)
+			t.Chdir(extractCase(t, archive))
 			args := strings.Fields(strings.TrimSpace(string(archive.Comment)))
 			for _, verb := range []string{"check", "diff"} {
 				comparePipelines(t, append([]string{verb}, commonArgs(args[1:])...))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,11 +42,26 @@ func runRuleCase(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs(file)
+	wantIndex := slices.IndexFunc(archive.Files, func(f txtar.File) bool { return f.Name == "want" })
+	if wantIndex < 0 {
+		t.Fatal("no want section")
+	}
+	t.Chdir(extractCase(t, archive))
+	args := append(strings.Fields(strings.TrimSpace(string(archive.Comment))), "--format", "json")
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
+
+	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(args, " "))
+}
+
+// extractCase writes a case's files, all but its want section, into a new
+// temporary folder and returns it.
+func extractCase(t *testing.T, archive *txtar.Archive) string {
+	t.Helper()
 	dir := t.TempDir()
-	wantIndex := -1
-	for i, f := range archive.Files {
+	for _, f := range archive.Files {
 		if f.Name == "want" {
-			wantIndex = i
 			continue
 		}
 		path := filepath.Join(dir, f.Name)
@@ -56,16 +72,7 @@ func runRuleCase(t *testing.T, file string) {
 			t.Fatal(err)
 		}
 	}
-	if wantIndex < 0 {
-		t.Fatal("no want section")
-	}
-	t.Chdir(dir)
-	args := append(strings.Fields(strings.TrimSpace(string(archive.Comment))), "--format", "json")
-	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
-	got := summarizeFindings(t, code, stdout.Bytes(), stderr.String())
-
-	compareWant(t, abs, archive, wantIndex, got, "apiver "+strings.Join(args, " "))
+	return dir
 }
 
 // summarizeFindings is the exit code, then one line per finding of a
