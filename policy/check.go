@@ -48,25 +48,32 @@ type Report struct {
 
 // Counts counts findings by severity; exempted ones are counted apart.
 type Counts struct {
-	Errors, Warnings, Infos, Exempted int
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	Exempted int `json:"exempted"`
 }
 
 // Counts tallies the report.
 func (r *Report) Counts() Counts {
 	var c Counts
 	for _, f := range r.Findings {
-		switch {
-		case f.Exempted:
-			c.Exempted++
-		case f.Severity == Error:
-			c.Errors++
-		case f.Severity == Warning:
-			c.Warnings++
-		default:
-			c.Infos++
-		}
+		c.add(f.Exempted, f.Severity)
 	}
 	return c
+}
+
+func (c *Counts) add(exempted bool, s Severity) {
+	switch {
+	case exempted:
+		c.Exempted++
+	case s == Error:
+		c.Errors++
+	case s == Warning:
+		c.Warnings++
+	default:
+		c.Infos++
+	}
 }
 
 // Failed reports whether a finding at or above failOn is not exempted.

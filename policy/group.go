@@ -99,28 +99,11 @@ func NewAnchor(base, revision *specs.Snapshot, revisionOps []*specs.Operation) A
 	}
 }
 
-// GroupCounts counts groups by severity; exempted ones are counted apart.
-type GroupCounts struct {
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
-	Exempted int `json:"exempted"`
-}
-
-// CountGroups tallies groups.
-func CountGroups(groups []Group) GroupCounts {
-	var c GroupCounts
+// CountGroups tallies groups as Counts tallies findings.
+func CountGroups(groups []Group) Counts {
+	var c Counts
 	for _, g := range groups {
-		switch {
-		case g.Exempted:
-			c.Exempted++
-		case g.Severity == Error:
-			c.Errors++
-		case g.Severity == Warning:
-			c.Warnings++
-		default:
-			c.Infos++
-		}
+		c.add(g.Exempted, g.Severity)
 	}
 	return c
 }

@@ -129,12 +129,12 @@ func severityText(f policy.Finding) string {
 }
 
 type checkSummary struct {
-	Errors   int                `json:"errors"`
-	Warnings int                `json:"warnings"`
-	Infos    int                `json:"infos"`
-	Exempted int                `json:"exempted"`
-	Verdict  string             `json:"verdict"`
-	Groups   policy.GroupCounts `json:"groups"`
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Infos    int           `json:"infos"`
+	Exempted int           `json:"exempted"`
+	Verdict  string        `json:"verdict"`
+	Groups   policy.Counts `json:"groups"`
 }
 
 // jsonFinding is a finding with the id of its group.
