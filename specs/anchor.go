@@ -27,6 +27,18 @@ func NewAnchorer(base, revision *Snapshot) *Anchorer {
 	return &Anchorer{base: base, revision: revision}
 }
 
+// text is what the anchor parses: the text kin-openapi read. A location of
+// a reduced document is in what both reduced texts kept (every changed
+// operation and component, on both sides, with their ancestors), so the
+// path to it and its nearest node in the revision are those of the whole
+// texts.
+func (s *Snapshot) text() []byte {
+	if s.loaded != nil {
+		return s.loaded
+	}
+	return s.Data
+}
+
 // Line is the revision's line nearest to line of the base's file; ok is
 // false when a file does not parse as YAML or JSON.
 func (a *Anchorer) Line(line int) (int, bool) {
@@ -34,8 +46,8 @@ func (a *Anchorer) Line(line int) (int, bool) {
 		// The two parses are independent; a large pair takes half the
 		// time on two cores.
 		done := make(chan struct{})
-		go func() { a.baseRoot = parseNode(a.base.Data); close(done) }()
-		a.revisionRoot = parseNode(a.revision.Data)
+		go func() { a.baseRoot = parseNode(a.base.text()); close(done) }()
+		a.revisionRoot = parseNode(a.revision.text())
 		<-done
 	})
 	if a.baseRoot == nil || a.revisionRoot == nil {

@@ -44,6 +44,11 @@ type Snapshot struct {
 	// or examples. Such a document is for diff.Compare and the rules, not
 	// for reading the schemas of unchanged operations.
 	Reduced bool
+	// loaded is the text kin-openapi read: Data, or its reduced copy, with
+	// the same lines. Every location in Doc is a line of it that holds the
+	// same node as in Data, and the Anchorer parses it: much less than
+	// Data when few operations changed.
+	loaded []byte
 }
 
 // LoadOptions control how a snapshot is read.
@@ -166,7 +171,7 @@ func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
 		return nil, err
 	}
 	s.paths.apply(doc)
-	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data}, nil
+	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
