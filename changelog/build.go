@@ -104,6 +104,14 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 	return h, nil
 }
 
+// loadWindow is how many snapshots are loaded ahead: one per core, and
+// one more so that the diff never waits for a load.
+func loadWindow() int { return runtime.GOMAXPROCS(0) + 1 }
+
+// SnapshotsHeld is the most snapshots a Build holds at once: those loaded
+// ahead, and the base of the release being compared.
+func SnapshotsHeld() int { return loadWindow() + 1 }
+
 type loadResult struct {
 	source   *specs.Source
 	snapshot *specs.Snapshot
@@ -114,8 +122,7 @@ type loadResult struct {
 // snapshot holds one of a few slots until the consumer calls release for
 // it, so memory stays bounded however long the history.
 func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func()) {
-	window := runtime.GOMAXPROCS(0) + 1
-	slots := make(chan struct{}, window)
+	slots := make(chan struct{}, loadWindow())
 	out := make([]chan loadResult, len(paths))
 	for i := range out {
 		out[i] = make(chan loadResult, 1)

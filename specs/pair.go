@@ -29,6 +29,9 @@ type PairOptions struct {
 	// Note, when set, is told in one line how the pair was loaded: what was
 	// reduced, or why a document was loaded whole.
 	Note func(string)
+	// Read, when set, is told how many bytes the two texts hold once both
+	// are read, before either is parsed.
+	Read func(bytes int64)
 }
 
 // LoadDiffPair reads and loads the base and revision of a comparison. The
@@ -38,6 +41,9 @@ func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOpti
 	if err := both(func() (err error) { baseSrc, err = Read(basePath, baseOpts); return err },
 		func() (err error) { revSrc, err = Read(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
+	}
+	if opts.Read != nil {
+		opts.Read(int64(len(baseSrc.data) + len(revSrc.data)))
 	}
 	return LoadReducedPair(baseSrc, revSrc, opts)
 }

@@ -53,6 +53,7 @@ the previous snapshot, per operation and version.`,
 			if err != nil {
 				return err
 			}
+			budgetMemory(largestFile(paths) * int64(changelog.SnapshotsHeld()))
 			filter, err := pathFilter.filter()
 			if err != nil {
 				return err

@@ -178,7 +178,7 @@ func registerPipeline(fs *pflag.FlagSet, full, verbose *bool) {
 
 // pairOptions is how a command loads the snapshots it compares.
 func pairOptions(full, verbose bool, stderr io.Writer) specs.PairOptions {
-	opts := specs.PairOptions{Full: full || specs.FullPipelineFromEnv()}
+	opts := specs.PairOptions{Full: full || specs.FullPipelineFromEnv(), Read: budgetMemory}
 	if verbose && stderr != nil {
 		opts.Note = func(note string) { fmt.Fprintf(stderr, "apiver: %s\n", oneLine(note)) }
 	}
