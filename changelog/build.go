@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
@@ -65,9 +66,11 @@ type BuildOptions struct {
 
 // Build walks the snapshots in date order and records, for each one after
 // the first, the release that leads to it. Each snapshot is read and
-// loaded once; the fast pass (specs.PlanPair) finds what changed between
-// consecutive ones, and only that is diffed. Snapshots load in parallel,
-// and at most a few are held at a time.
+// loaded once, keeping only what its comparisons with the snapshots before
+// and after it need (specs.LoadForComparisons); the fast pass
+// (specs.PlanPair) finds what changed between consecutive ones, and only
+// that is diffed. Snapshots load in parallel, and at most a few are held
+// at a time.
 func Build(paths []string, opts BuildOptions) (*History, error) {
 	loaded, release := loadAhead(paths, opts)
 	h := &History{}
@@ -76,6 +79,9 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 		r := <-loaded[i]
 		if r.err != nil {
 			return nil, r.err
+		}
+		for _, note := range r.notes {
+			opts.Pair.Note(note)
 		}
 		if prev.snapshot != nil {
 			var plan *specs.Plan
@@ -97,7 +103,7 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 			if _, err := h.Add(rel); err != nil {
 				return nil, err
 			}
-			release()
+			release(i)
 		}
 		prev = r
 	}
@@ -116,26 +122,54 @@ type loadResult struct {
 	source   *specs.Source
 	snapshot *specs.Snapshot
 	err      error
+	// notes are the load's notes (opts.Pair.Note), told in order by Build.
+	notes []string
 }
 
 // loadAhead reads and loads snapshots concurrently, in order. A loaded
-// snapshot holds one of a few slots until the consumer calls release for
-// it, so memory stays bounded however long the history.
-func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func()) {
+// snapshot holds one of a few slots until the consumer, done with the
+// release up to snapshot i, calls release(i), so memory stays bounded
+// however long the history. Each snapshot is
+// loaded for its comparisons with the one before and the one after it
+// (specs.LoadForComparisons), so each source is read and indexed once,
+// by the first load that needs it.
+func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int)) {
 	slots := make(chan struct{}, loadWindow())
 	out := make([]chan loadResult, len(paths))
 	for i := range out {
 		out[i] = make(chan loadResult, 1)
 	}
+	sources := make([]func() (*specs.Source, error), len(paths))
+	for i, path := range paths {
+		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
+			src, err := specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
+			if err == nil {
+				src.Index()
+			}
+			return src, err
+		})
+	}
 	go func() {
-		for i, path := range paths {
+		for i := range paths {
 			slots <- struct{}{}
 			go func() {
 				var r loadResult
-				r.source, r.err = specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
-				if r.err == nil {
-					r.source.Index()
-					r.snapshot, r.err = r.source.Load()
+				if r.source, r.err = sources[i](); r.err == nil {
+					// A neighbour that cannot be read is reported when its
+					// own turn comes; until then it has no say.
+					var neighbours []*specs.Source
+					for _, j := range []int{i - 1, i + 1} {
+						if j >= 0 && j < len(paths) {
+							if n, err := sources[j](); err == nil {
+								neighbours = append(neighbours, n)
+							}
+						}
+					}
+					pair := opts.Pair
+					if pair.Note != nil {
+						pair.Note = func(note string) { r.notes = append(r.notes, note) }
+					}
+					r.snapshot, r.err = specs.LoadForComparisons(r.source, neighbours, pair)
 				}
 				if opts.Progress != nil {
 					opts.Progress()
@@ -144,7 +178,14 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			}()
 		}
 	}()
-	return out, func() { <-slots }
+	return out, func(i int) {
+		<-slots
+		if i > 0 {
+			// Loads up to i are done, and none to come reads the source
+			// before i.
+			sources[i-1] = nil
+		}
+	}
 }
 
 // Update computes the release from base to revision and adds it to h.

@@ -150,7 +150,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 // Load parses the whole document. After Index, it reuses its structure
 // check instead of parsing the YAML once more.
 func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data, s.index != nil && s.structure == "")
+	return s.load(s.data, s.read, s.index != nil && s.structure == "")
 }
 
 // Index runs the fast pass over the source, once: PlanPair and
@@ -158,11 +158,22 @@ func (s *Source) Load() (*Snapshot, error) {
 // Load a YAML parse.
 func (s *Source) Index() { s.prepare() }
 
-// load parses text in place of the source's own (a reduced copy with the
-// same lines); errors are those of the source's own text. checked says the
+// loadReduced parses a reduced copy of the source's text, with the same
+// lines. Only documents that name no other file are reduced, so a $ref
+// that kin-openapi would read from a file is one the reduction lost: an
+// error, which makes the caller load the whole text instead.
+func (s *Source) loadReduced(text []byte) (*Snapshot, error) {
+	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("a $ref into %s lost its target", location)
+	}
+	return s.load(text, lost, true)
+}
+
+// load parses text in place of the source's own, reading $ref'd files
+// with read; errors are those of the source's own text. checked says the
 // source's structure was checked already.
-func (s *Source) load(text []byte, checked bool) (*Snapshot, error) {
-	doc, err := parse(s.path, s.data, text, s.read, checked, s.maxNodes)
+func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) (*Snapshot, error) {
+	doc, err := parse(s.path, s.data, text, read, checked, s.maxNodes)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {

@@ -105,9 +105,9 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	}
 	// One after the other: kin-openapi's load makes several times the
 	// document's size in garbage, and two at once would double the peak.
-	b, err = base.load(baseText, true)
+	b, err = base.loadReduced(baseText)
 	if err == nil {
-		r, err = revision.load(revText, true)
+		r, err = revision.loadReduced(revText)
 	}
 	if err != nil {
 		note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
@@ -237,43 +237,65 @@ func (p *Plan) ComponentChanged(kind, name string) bool {
 // reduce decides what each document keeps and returns the reduced texts,
 // or why they are not reduced.
 func reduce(base, revision *Source) (baseText, revText []byte, summary, why string) {
-	b, r := base.index, revision.index
+	red, summary, why := decide(base.index, revision.index)
+	if why != "" {
+		return nil, nil, "", why
+	}
+	return red.apply(base), red.apply(revision), summary, ""
+}
+
+// reduction is what one comparison needs kept of its two documents. The
+// fast pass matches operations and components by name, so it is the same
+// for both; each document's edits follow from it (apply).
+type reduction struct {
+	// pruned are the operations kept as a skeleton; the others are kept.
+	pruned map[string]bool
+	// cut are the path items whose own entries (parameters) go.
+	cut map[string]bool
+	// blanked are the media types ("operation\x00key") of kept operations
+	// that lose their schema.
+	blanked map[string]bool
+	// full and skel are the components kept whole or as a skeleton; the
+	// others are left out.
+	full, skel map[string]bool
+}
+
+// decide is the reduction of a comparison of b with r, or why they are
+// not reduced.
+func decide(b, r *docIndex) (red *reduction, summary, why string) {
 	if b.global != r.global {
-		return nil, nil, "", "the OpenAPI version, servers or security changed"
+		return nil, "", "the OpenAPI version, servers or security changed"
 	}
 	sides := []*docIndex{b, r}
 	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
 	dirty, unchanged := changes(b, r)
-	var kept, pruned []string
+	red = &reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
+	var kept []string
 	for _, name := range ops {
 		// An unchanged operation is pruned when both skeletons can be cut.
 		if unchanged[name] && b.ops[name].skelOK && r.ops[name].skelOK {
-			pruned = append(pruned, name)
+			red.pruned[name] = true
 		} else {
 			kept = append(kept, name)
 		}
 	}
-	if len(pruned) == 0 {
-		return nil, nil, "", fmt.Sprintf("all %d operations changed", len(ops))
-	}
-	isPruned := map[string]bool{}
-	for _, name := range pruned {
-		isPruned[name] = true
+	if len(red.pruned) == 0 {
+		return nil, "", fmt.Sprintf("all %d operations changed", len(ops))
 	}
 	// A path item's own entries (its parameters) go where all its
 	// operations go; otherwise they are kept whole.
-	var cutItems, itemRoots []string
+	var itemRoots []string
 	for _, path := range unionKeys(b.pathItems, r.pathItems) {
 		ib, ir := b.pathItems[path], r.pathItems[path]
 		cut := ib != nil && ir != nil && ib.cutOK && ir.cutOK && len(ib.ops) > 0
 		for _, item := range []*pathItem{ib, ir} {
 			for _, op := range item.opsOrNil() {
-				cut = cut && isPruned[op]
+				cut = cut && red.pruned[op]
 			}
 		}
 		if cut {
-			cutItems = append(cutItems, path)
+			red.cut[path] = true
 			continue
 		}
 		for _, item := range []*pathItem{ib, ir} {
@@ -286,8 +308,6 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 	// A kept operation whose versions stay the same loses the schemas of
 	// its media types equal in both documents.
 	var keptRoots []string
-	mediaEdits := make([][]edit, 2)
-	var mediaBlanked int
 	for _, name := range kept {
 		ob, or := b.ops[name], r.ops[name]
 		if !samePayloads(ob, or, dirty) {
@@ -306,9 +326,7 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 				keptRoots = append(append(keptRoots, mb.refs...), mr.refs...)
 				continue
 			}
-			mediaEdits[0] = append(mediaEdits[0], mb.blanks...)
-			mediaEdits[1] = append(mediaEdits[1], mr.blanks...)
-			mediaBlanked++
+			red.blanked[mediaKey(name, key)] = true
 		}
 	}
 
@@ -317,7 +335,6 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 	// all. A component that cannot be cut as planned is kept whole, and
 	// the plan made again.
 	forced := map[string]bool{}
-	var full, skel map[string]bool
 	for {
 		roots := slices.Clone(itemRoots)
 		for name := range dirty {
@@ -330,20 +347,20 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 		for _, side := range sides {
 			roots = append(roots, side.roots...)
 		}
-		full = closure(roots, nil, sides, func(u *unit) []string { return u.refs })
+		red.full = closure(roots, nil, sides, func(u *unit) []string { return u.refs })
 		roots = roots[:0]
 		for _, side := range sides {
-			for _, name := range pruned {
+			for name := range red.pruned {
 				roots = append(roots, side.ops[name].skelRefs...)
 			}
 		}
-		skel = closure(roots, full, sides, func(u *unit) []string { return u.skelRefs })
+		red.skel = closure(roots, red.full, sides, func(u *unit) []string { return u.skelRefs })
 		again := false
 		for _, name := range comps {
 			ub, ur := b.comps[name], r.comps[name]
 			switch {
-			case full[name]:
-			case skel[name] && !(ub.skelOK && ur.skelOK), !skel[name] && !(ub.removeOK && ur.removeOK):
+			case red.full[name]:
+			case red.skel[name] && !(ub.skelOK && ur.skelOK), !red.skel[name] && !(ub.removeOK && ur.removeOK):
 				forced[name], again = true, true
 			}
 		}
@@ -351,33 +368,91 @@ func reduce(base, revision *Source) (baseText, revText []byte, summary, why stri
 			break
 		}
 	}
-
 	var removed int
-	edits := mediaEdits
-	for i, side := range sides {
-		for _, name := range pruned {
-			edits[i] = append(edits[i], side.ops[name].blanks...)
-		}
-		for _, path := range cutItems {
-			edits[i] = append(edits[i], side.pathItems[path].cuts...)
-		}
-		for _, name := range comps {
-			u := side.comps[name]
-			switch {
-			case full[name]:
-			case skel[name]:
-				edits[i] = append(edits[i], u.blanks...)
-			default:
-				edits[i] = append(edits[i], u.remove)
-				if i == 0 {
-					removed++
-				}
-			}
+	for _, name := range comps {
+		if !red.full[name] && !red.skel[name] {
+			removed++
 		}
 	}
 	summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep only their media types, deprecation and sunsets), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
-		len(kept), len(ops), mediaBlanked, len(comps), len(full), len(skel), removed)
-	return applyEdits(base.data, b.lines, edits[0]), applyEdits(revision.data, r.lines, edits[1]), summary, ""
+		len(kept), len(ops), len(red.blanked), len(comps), len(red.full), len(red.skel), removed)
+	return red, summary, ""
+}
+
+func mediaKey(op, key string) string { return op + "\x00" + key }
+
+// merge is the reduction of one document that keeps what any of reds
+// keeps: an operation is pruned or a path item cut only where every one
+// of them does so, and a component is kept whole where one keeps it
+// whole, else as a skeleton where one does. Each reduction keeps all that
+// what it keeps reaches, so the merge does too. No media type is blanked:
+// a comparison blanks one only where both its documents do, and the
+// other document of each comparison is merged with other neighbours.
+func merge(reds []*reduction) *reduction {
+	out := &reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}, full: map[string]bool{}, skel: map[string]bool{}}
+	everywhere := func(name string, in func(*reduction) map[string]bool) bool {
+		for _, red := range reds {
+			if !in(red)[name] {
+				return false
+			}
+		}
+		return true
+	}
+	for name := range reds[0].pruned {
+		if everywhere(name, func(r *reduction) map[string]bool { return r.pruned }) {
+			out.pruned[name] = true
+		}
+	}
+	for path := range reds[0].cut {
+		if everywhere(path, func(r *reduction) map[string]bool { return r.cut }) {
+			out.cut[path] = true
+		}
+	}
+	for _, red := range reds {
+		maps.Copy(out.full, red.full)
+	}
+	for _, red := range reds {
+		for name := range red.skel {
+			if !out.full[name] {
+				out.skel[name] = true
+			}
+		}
+	}
+	return out
+}
+
+// apply is s's text with the reduction's edits made, line for line.
+func (red *reduction) apply(s *Source) []byte {
+	side := s.index
+	var edits []edit
+	for _, name := range slices.Sorted(maps.Keys(side.ops)) {
+		u := side.ops[name]
+		if red.pruned[name] {
+			edits = append(edits, u.blanks...)
+			continue
+		}
+		for _, key := range slices.Sorted(maps.Keys(u.media)) {
+			if red.blanked[mediaKey(name, key)] {
+				edits = append(edits, u.media[key].blanks...)
+			}
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(side.pathItems)) {
+		if red.cut[path] {
+			edits = append(edits, side.pathItems[path].cuts...)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(side.comps)) {
+		u := side.comps[name]
+		switch {
+		case red.full[name]:
+		case red.skel[name]:
+			edits = append(edits, u.blanks...)
+		default:
+			edits = append(edits, u.remove)
+		}
+	}
+	return applyEdits(s.data, side.lines, edits)
 }
 
 // samePayloads reports whether a kept operation has the same media types
@@ -499,4 +574,76 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// LoadForComparisons loads s for its comparisons with each of neighbours
+// (in a history, the snapshots before and after it), each of them compared
+// with the Plan of its pair (PlanPair): kin-openapi reads a copy of s's
+// text that keeps what any of those comparisons needs, as LoadReducedPair
+// keeps it for one. Every operation the plan of a pair finds changed is
+// whole, and so is every component it finds changed and all they reach;
+// an operation unchanged in all of them keeps its skeleton. When s cannot
+// be reduced safely for one of the comparisons it is loaded whole, and so
+// is that neighbour (its own comparison with s fails the same way), so
+// a pair without a plan compares two whole documents.
+func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Snapshot, error) {
+	note := func(format string, args ...any) {
+		if opts.Note != nil {
+			opts.Note(fmt.Sprintf(format, args...))
+		}
+	}
+	if opts.Full || len(neighbours) == 0 {
+		return s.Load()
+	}
+	s.prepare()
+	switch {
+	case s.structure != "":
+		return s.Load() // the whole load reports it
+	case s.index.why != "":
+		note("%s: %s; loaded whole", s.path, s.index.why)
+		return s.Load()
+	}
+	var reds []*reduction
+	for _, n := range neighbours {
+		n.prepare()
+		why := n.structure
+		if why == "" {
+			why = n.index.why
+		}
+		var red *reduction
+		if why == "" {
+			red, _, why = decide(s.index, n.index)
+		}
+		if why != "" {
+			note("%s: with %s: %s; loaded whole", s.path, n.path, why)
+			return s.Load()
+		}
+		reds = append(reds, red)
+	}
+	red := merge(reds)
+	// The media types a comparison blanked are whole here: so is all
+	// they reach.
+	var roots []string
+	for name, u := range s.index.ops {
+		if !red.pruned[name] {
+			roots = append(roots, u.refs...)
+		}
+	}
+	for name := range closure(roots, red.full, []*docIndex{s.index}, func(u *unit) []string { return u.refs }) {
+		red.full[name] = true
+		delete(red.skel, name)
+	}
+	snap, err := s.loadReduced(red.apply(s))
+	if err != nil {
+		note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
+		return s.Load()
+	}
+	snap.Reduced = true
+	var full, skel int
+	for name := range s.index.comps {
+		full, skel = full+b2i(red.full[name]), skel+b2i(red.skel[name])
+	}
+	note("%s: reduced: %d of %d operations kept whole, %d of %d components, %d as a skeleton",
+		s.path, len(s.index.ops)-len(red.pruned), len(s.index.ops), full, len(s.index.comps), skel)
+	return snap, nil
 }

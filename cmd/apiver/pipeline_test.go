@@ -36,7 +36,23 @@ func TestPipelinesAgreeOnRuleCases(t *testing.T) {
 			for _, verb := range []string{"check", "diff"} {
 				comparePipelines(t, append([]string{verb}, commonArgs(args[1:])...))
 			}
+			reducedTextsLoad(t, append([]string{"check", "-v"}, commonArgs(args[1:])...))
 		})
+	}
+}
+
+// reducedTextsLoad fails when a reduced text did not load and the whole
+// one was loaded instead: the output is then right, but a reduction lost
+// something that what it kept names.
+func reducedTextsLoad(t *testing.T, args []string) {
+	t.Helper()
+	t.Setenv(specs.FullPipelineEnv, "")
+	var stdout, stderr bytes.Buffer
+	run(args, &stdout, &stderr)
+	for line := range strings.Lines(stderr.String()) {
+		if strings.Contains(line, "did not load") {
+			t.Errorf("apiver %s: %s", strings.Join(args, " "), line)
+		}
 	}
 }
 
@@ -125,5 +141,6 @@ func TestPipelinesAgreeOnHistory(t *testing.T) {
 		if diff := cmp.Diff(runWith("1"), runWith("")); diff != "" {
 			t.Errorf("apiver %s: the reduced pipeline differs from the full one (-full +reduced):\n%s", strings.Join(args, " "), diff)
 		}
+		reducedTextsLoad(t, append(slices.Clone(args), "-v"))
 	}
 }
