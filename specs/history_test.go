@@ -1,0 +1,68 @@
+package specs_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/specs"
+)
+
+// A snapshot of a history loads once for its comparisons with both
+// neighbours: every operation either plan finds changed is whole, as the
+// whole load has it, and the text is reduced all the same.
+func TestLoadForComparisonsKeepsWhatEitherPairChanged(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/seed-history/example-*.yaml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("seed history: %v", err)
+	}
+	sources := make([]*specs.Source, len(paths))
+	for i, path := range paths {
+		if sources[i], err = specs.Read(path, specs.LoadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i+1 < len(paths); i++ {
+		var notes []string
+		reduced, err := specs.LoadForComparisons(sources[i], []*specs.Source{sources[i-1], sources[i+1]},
+			specs.PairOptions{Note: func(note string) { notes = append(notes, note) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := specs.Load(paths[i], specs.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reduced.Reduced {
+			t.Errorf("%s: loaded whole: %q", paths[i], notes)
+		}
+		before, _ := specs.PlanPair(sources[i-1], sources[i])
+		after, _ := specs.PlanPair(sources[i], sources[i+1])
+		changed := 0
+		for path, item := range whole.Doc.Paths.Map() {
+			for method, op := range item.Operations() {
+				name := strings.ToUpper(method) + " " + path
+				if before.OperationUnchanged(name) && after.OperationUnchanged(name) {
+					continue
+				}
+				changed++
+				if got, want := marshal(t, reduced.Doc.Paths.Value(path).GetOperation(method)), marshal(t, op); got != want {
+					t.Errorf("%s %s: changed next to a neighbour, but not whole:\n%s\nwant\n%s", paths[i], name, got, want)
+				}
+			}
+		}
+		if changed == 0 {
+			t.Errorf("%s: no operation changed next to a neighbour; the case tests nothing", paths[i])
+		}
+	}
+}
+
+func marshal(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
