@@ -90,28 +90,42 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	// kin-openapi's loads, so that its garbage is not added on top.
 	runtime.GC()
 	for _, s := range []*Source{base, revision} {
-		switch {
-		case s.structure != "":
+		if s.structure != "" {
 			return whole() // the whole load reports it
-		case s.index.why != "":
-			note("%s: %s; %s loaded whole too", s.path, s.index.why, other(s, base, revision).path)
-			return whole()
 		}
 	}
-	baseText, revText, summary, why := reduce(base, revision)
-	if why != "" {
-		note("%s, %s: %s: both loaded whole", base.path, revision.path, why)
-		return whole()
+	var baseText, revText []byte
+	var summary string
+	switch {
+	case base.index.why != "" || revision.index.why != "":
+		// A document that cannot be cut by lines is loaded whole, and its
+		// partner whole but for what the diff does not compare.
+		for _, s := range []*Source{base, revision} {
+			if s.index.why != "" {
+				note("%s: %s; %s loaded whole too, without its descriptions and examples", s.path, s.index.why, other(s, base, revision).path)
+				break
+			}
+		}
+		baseText, revText = base.emptied(), revision.emptied()
+	default:
+		var why string
+		if baseText, revText, summary, why = reduce(base, revision); why != "" {
+			note("%s, %s: %s: both loaded whole but for their descriptions and examples", base.path, revision.path, why)
+			baseText, revText = base.emptied(), revision.emptied()
+		}
 	}
 	// One after the other: kin-openapi's load makes several times the
 	// document's size in garbage, and two at once would double the peak.
-	b, err = base.loadReduced(baseText)
+	b, err = base.loadText(baseText)
 	if err == nil {
-		r, err = revision.loadReduced(revText)
+		r, err = revision.loadText(revText)
 	}
 	if err != nil {
 		note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
 		return whole()
+	}
+	if summary == "" {
+		return b, r, nil
 	}
 	b.Reduced, r.Reduced = true, true
 	note("%s, %s: %s", base.path, revision.path, summary)
@@ -421,10 +435,29 @@ func merge(reds []*reduction) *reduction {
 	return out
 }
 
+// emptied is s's text without the descriptions and examples the diff does
+// not compare, line for line; nil when s cannot be cut by lines.
+func (s *Source) emptied() []byte {
+	if s.index.why != "" {
+		return nil
+	}
+	return applyEdits(s.data, s.index.lines, s.index.ignored)
+}
+
+// loadText loads text in place of s's own, or s whole when text is nil.
+func (s *Source) loadText(text []byte) (*Snapshot, error) {
+	if text == nil {
+		return s.Load()
+	}
+	return s.loadReduced(text)
+}
+
 // apply is s's text with the reduction's edits made, line for line.
 func (red *reduction) apply(s *Source) []byte {
 	side := s.index
-	var edits []edit
+	// The emptied descriptions and examples go first: an entry blanked
+	// later takes those inside it along.
+	edits := slices.Clone(side.ignored)
 	for _, name := range slices.Sorted(maps.Keys(side.ops)) {
 		u := side.ops[name]
 		if red.pruned[name] {
@@ -544,10 +577,6 @@ func applyEdits(text []byte, lines lineIndex, edits []edit) []byte {
 		for l := from; l <= e.end; l++ {
 			if e.blankKey || e.col >= 0 || l != e.value {
 				blank[l] = true
-			}
-		}
-		if e.blankKey {
-			for l := e.key; l <= e.end; l++ {
 				delete(replaced, l)
 			}
 		}
@@ -615,7 +644,11 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 			red, _, why = decide(s.index, n.index)
 		}
 		if why != "" {
-			note("%s: with %s: %s; loaded whole", s.path, n.path, why)
+			// Everything may be diffed: only what no diff compares goes.
+			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.path, n.path, why)
+			if snap, err := s.loadReduced(s.emptied()); err == nil {
+				return snap, nil
+			}
 			return s.Load()
 		}
 		reds = append(reds, red)

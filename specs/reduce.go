@@ -40,6 +40,9 @@ type docIndex struct {
 	// roots are the components named outside operations: from path-level
 	// parameters, webhooks and the rest of the document.
 	roots []string
+	// ignored empty the descriptions and examples, which the diff does
+	// not compare, wherever that can be done by lines.
+	ignored []edit
 }
 
 // pathItem is what a path item holds besides its operations.
@@ -165,7 +168,40 @@ func newIndex(data []byte, root *yaml.Node) *docIndex {
 	ix := &indexer{text: data, lines: newLineIndex(data), idx: idx}
 	idx.lines = ix.lines
 	ix.index(root, ix.lines.count())
+	ix.ignoredValues(root, ix.lines.count(), keywords)
 	return idx
+}
+
+// ignoredValues finds the descriptions and examples under n (whose keys
+// are ctx) that can be emptied by lines: the diff does not compare them,
+// and they are nearly half of a large spec's text. A description that is
+// not a string stays, so that the load still reports it.
+func (ix *indexer) ignoredValues(n *yaml.Node, end int, ctx keyKind) {
+	switch {
+	case ctx == data || n.Style&yaml.FlowStyle != 0:
+	case n.Kind == yaml.MappingNode:
+		for _, e := range mappingEntries(n, end) {
+			child, ignored := valueKind(ctx, e.k, e.v)
+			if !ignored {
+				ix.ignoredValues(e.v, e.end, child)
+				continue
+			}
+			if e.k.Value == "description" && (e.v.Kind != yaml.ScalarNode || e.v.Tag != "!!str") {
+				continue
+			}
+			if ed, ok := ix.replacement(e, `""`); ok {
+				ix.idx.ignored = append(ix.idx.ignored, ed)
+			}
+		}
+	case n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			itemEnd := end
+			if i+1 < len(n.Content) {
+				itemEnd = n.Content[i+1].Line - 1
+			}
+			ix.ignoredValues(item, itemEnd, ctx)
+		}
+	}
 }
 
 // unsupported says why a document's YAML cannot be reduced by lines:
@@ -699,6 +735,24 @@ var nameMaps = map[string]bool{
 // dataKeywords hold values as written.
 var dataKeywords = map[string]bool{"default": true, "enum": true, "const": true, "value": true}
 
+// valueKind says what the keys of v are, the value of key k in a mapping
+// whose keys are ctx (not data); ignored says that oasdiff does not
+// compare v at all.
+func valueKind(ctx keyKind, k, v *yaml.Node) (kind keyKind, ignored bool) {
+	if ctx != keywords {
+		return keywords, false
+	}
+	switch {
+	case ignoredKeywords[k.Value]:
+		return data, true
+	case strings.HasPrefix(k.Value, "x-") || dataKeywords[k.Value] || (k.Value == "examples" && v.Kind != yaml.MappingNode):
+		return data, false
+	case nameMaps[k.Value] && v.Kind == yaml.MappingNode:
+		return names, false
+	}
+	return keywords, false
+}
+
 func hashIn(n *yaml.Node, ctx keyKind) hashValue {
 	var children []hashValue
 	switch {
@@ -706,16 +760,9 @@ func hashIn(n *yaml.Node, ctx keyKind) hashValue {
 		children = make([]hashValue, 0, len(n.Content))
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			child := keywords
-			if ctx == keywords {
-				switch {
-				case ignoredKeywords[k.Value]:
-					continue
-				case strings.HasPrefix(k.Value, "x-") || dataKeywords[k.Value] || (k.Value == "examples" && v.Kind != yaml.MappingNode):
-					child = data
-				case nameMaps[k.Value] && v.Kind == yaml.MappingNode:
-					child = names
-				}
+			child, ignored := valueKind(ctx, k, v)
+			if ignored {
+				continue
 			}
 			children = append(children, hashIn(k, data), hashIn(v, child))
 		}
