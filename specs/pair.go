@@ -121,8 +121,13 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		r, err = revision.loadText(revText)
 	}
 	if err != nil {
-		note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
-		return whole()
+		// The whole texts report an input error; if they load, the
+		// reduction lost something, which the note says.
+		b, r, wholeErr := whole()
+		if wholeErr == nil {
+			note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
+		}
+		return b, r, wholeErr
 	}
 	if summary == "" {
 		return b, r, nil
@@ -668,8 +673,11 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 	}
 	snap, err := s.loadReduced(red.apply(s))
 	if err != nil {
-		note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
-		return s.Load()
+		whole, wholeErr := s.Load()
+		if wholeErr == nil {
+			note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
+		}
+		return whole, wholeErr
 	}
 	snap.Reduced = true
 	var full, skel int

@@ -41,9 +41,10 @@ func TestPipelinesAgreeOnRuleCases(t *testing.T) {
 	}
 }
 
-// reducedTextsLoad fails when a reduced text did not load and the whole
-// one was loaded instead: the output is then right, but a reduction lost
-// something that what it kept names.
+// reducedTextsLoad fails when a reduced text did not load but the whole
+// one did: the output is then right, but the reduction cut out something
+// that what it kept names. (A reduced text that fails as its whole text
+// does is loaded whole to report the error, without a note.)
 func reducedTextsLoad(t *testing.T, args []string) {
 	t.Helper()
 	t.Setenv(specs.FullPipelineEnv, "")
