@@ -39,10 +39,10 @@ type Snapshot struct {
 	// snapshot (Anchor), and for commands that edit it.
 	Data []byte
 	// Reduced is set when Doc was loaded for a comparison from a reduced
-	// copy of the text (see LoadReducedPair): operations whose closure is
-	// the same in both snapshots have only their skeleton, without schemas
-	// or examples. Such a document is for diff.Compare and the rules, not
-	// for reading the schemas of unchanged operations.
+	// copy of the text (see LoadReducedPair): without descriptions and
+	// examples, and operations whose closure is the same in both snapshots
+	// have only their skeleton. Such a document is for diff.Compare and the
+	// rules, not for reading the schemas of unchanged operations.
 	Reduced bool
 	// loaded is the text kin-openapi read: Data, or its reduced copy, with
 	// the same lines. Every location in Doc is a line of it that holds the

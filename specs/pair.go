@@ -65,9 +65,12 @@ func both(base, revision func() error) error {
 // schemas and examples of operations whose closure is the same in both are
 // blanked, and so are the components equal in both that nothing kept
 // reaches (see reduce.go). Lines keep their numbers, so locations are
-// exact. A document that cannot be reduced safely (JSON, flow style at the
-// top, YAML anchors, $refs to other files) is loaded whole, and so is its
-// partner; opts.Note says why. Input errors are those of the whole texts.
+// exact. The descriptions and examples the diff does not compare are
+// emptied too, even where nothing else can be reduced (every operation
+// changed, servers or security changed). A document that cannot be cut by
+// lines (JSON, flow style at the top, YAML anchors, $refs to other files)
+// is loaded whole; opts.Note says why. Input errors are those of the whole
+// texts.
 func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, err error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
@@ -129,11 +132,10 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		}
 		return b, r, wholeErr
 	}
-	if summary == "" {
-		return b, r, nil
+	b.Reduced, r.Reduced = baseText != nil, revText != nil
+	if summary != "" {
+		note("%s, %s: %s", base.path, revision.path, summary)
 	}
-	b.Reduced, r.Reduced = true, true
-	note("%s, %s: %s", base.path, revision.path, summary)
 	return b, r, nil
 }
 
@@ -449,6 +451,22 @@ func (s *Source) emptied() []byte {
 	return applyEdits(s.data, s.index.lines, s.index.ignored)
 }
 
+// loadReducedOrWhole loads text, a reduced copy of s's own, or s whole
+// when it does not load. The whole text then reports an input error; if
+// it loads, the reduction lost something, which note says.
+func (s *Source) loadReducedOrWhole(text []byte, note func(string, ...any)) (*Snapshot, error) {
+	snap, err := s.loadReduced(text)
+	if err == nil {
+		snap.Reduced = true
+		return snap, nil
+	}
+	whole, wholeErr := s.Load()
+	if wholeErr == nil {
+		note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
+	}
+	return whole, wholeErr
+}
+
 // loadText loads text in place of s's own, or s whole when text is nil.
 func (s *Source) loadText(text []byte) (*Snapshot, error) {
 	if text == nil {
@@ -617,9 +635,10 @@ func b2i(b bool) int {
 // keeps it for one. Every operation the plan of a pair finds changed is
 // whole, and so is every component it finds changed and all they reach;
 // an operation unchanged in all of them keeps its skeleton. When s cannot
-// be reduced safely for one of the comparisons it is loaded whole, and so
-// is that neighbour (its own comparison with s fails the same way), so
-// a pair without a plan compares two whole documents.
+// be reduced for one of the comparisons it is loaded whole but for the
+// descriptions and examples no diff compares, and so is that neighbour
+// (its own comparison with s fails the same way), so a pair without a
+// plan compares two documents that hold all the diff reads.
 func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Snapshot, error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
@@ -651,10 +670,7 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 		if why != "" {
 			// Everything may be diffed: only what no diff compares goes.
 			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.path, n.path, why)
-			if snap, err := s.loadReduced(s.emptied()); err == nil {
-				return snap, nil
-			}
-			return s.Load()
+			return s.loadReducedOrWhole(s.emptied(), note)
 		}
 		reds = append(reds, red)
 	}
@@ -671,15 +687,10 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 		red.full[name] = true
 		delete(red.skel, name)
 	}
-	snap, err := s.loadReduced(red.apply(s))
-	if err != nil {
-		whole, wholeErr := s.Load()
-		if wholeErr == nil {
-			note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
-		}
-		return whole, wholeErr
+	snap, err := s.loadReducedOrWhole(red.apply(s), note)
+	if err != nil || !snap.Reduced {
+		return snap, err
 	}
-	snap.Reduced = true
 	var full, skel int
 	for name := range s.index.comps {
 		full, skel = full+b2i(red.full[name]), skel+b2i(red.skel[name])
