@@ -2,7 +2,10 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 )
 
 // Go's collector, at its default GOGC=100, takes a third of a check's CPU:
@@ -28,6 +31,32 @@ func budgetMemory(documentBytes int64) {
 	}
 	debug.SetGCPercent(gcPercent)
 	debug.SetMemoryLimit(max(minimumBudget, budgetPerByte*documentBytes))
+	followLiveHeapOnce.Do(followLiveHeap)
+}
+
+var followLiveHeapOnce sync.Once
+
+// followLiveHeap raises the memory limit, after each collection, to twice
+// the heap found live when the budget is below that: a command that holds
+// more than its budget foresaw (fix loads whole documents too; a document
+// may expand more than most) is then collected no more often than at Go's
+// default, instead of again and again against the limit.
+func followLiveHeap() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	// A sentinel that becomes garbage: its cleanup runs after each
+	// collection that finds it so, and arms the next one.
+	var arm func()
+	arm = func() {
+		sentinel := new([32]byte)
+		runtime.AddCleanup(sentinel, func(struct{}) {
+			metrics.Read(sample)
+			if floor := int64(2 * sample[0].Value.Uint64()); floor > debug.SetMemoryLimit(-1) {
+				debug.SetMemoryLimit(floor)
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
 }
 
 // largestFile is the size of the largest of files, 0 when none can be read.
