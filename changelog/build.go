@@ -129,10 +129,9 @@ type loadResult struct {
 // loadAhead reads and loads snapshots concurrently, in order. A loaded
 // snapshot holds one of a few slots until the consumer, done with the
 // release up to snapshot i, calls release(i), so memory stays bounded
-// however long the history. Each snapshot is
-// loaded for its comparisons with the one before and the one after it
-// (specs.LoadForComparisons), so each source is read and indexed once,
-// by the first load that needs it.
+// however long the history. Each snapshot is loaded for its comparisons
+// with the one before and the one after it (specs.LoadForComparisons), so
+// each source is read and indexed once, by the first load that needs it.
 func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int)) {
 	slots := make(chan struct{}, loadWindow())
 	out := make([]chan loadResult, len(paths))

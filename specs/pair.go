@@ -103,12 +103,11 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	case base.index.why != "" || revision.index.why != "":
 		// A document that cannot be cut by lines is loaded whole, and its
 		// partner whole but for what the diff does not compare.
-		for _, s := range []*Source{base, revision} {
-			if s.index.why != "" {
-				note("%s: %s; %s loaded whole too, without its descriptions and examples", s.path, s.index.why, other(s, base, revision).path)
-				break
-			}
+		uncut, partner := base, revision
+		if uncut.index.why == "" {
+			uncut, partner = revision, base
 		}
+		note("%s: %s; %s loaded whole too, without its descriptions and examples", uncut.path, uncut.index.why, partner.path)
 		baseText, revText = base.emptied(), revision.emptied()
 	default:
 		var why string
@@ -137,13 +136,6 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		note("%s, %s: %s", base.path, revision.path, summary)
 	}
 	return b, r, nil
-}
-
-func other(s, a, b *Source) *Source {
-	if s == a {
-		return b
-	}
-	return a
 }
 
 // prepare checks the source's structure and indexes it, once.
