@@ -19,6 +19,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/specs/prune"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -39,14 +40,14 @@ type Snapshot struct {
 	// snapshot (Anchor), and for commands that edit it.
 	Data []byte
 	// Reduced is set when Doc was loaded for a comparison from a reduced
-	// copy of the text (see LoadReducedPair): without descriptions and
+	// copy of the document (see LoadReducedPair): without descriptions and
 	// examples, and operations whose closure is the same in both snapshots
-	// have only their skeleton. Such a document is for diff.Compare and the
-	// rules, not for reading the schemas of unchanged operations.
+	// have no schemas. Such a document is for diff.Compare and the rules,
+	// not for reading the schemas of unchanged operations.
 	Reduced bool
-	// loaded is the text kin-openapi read: Data, or its reduced copy, with
-	// the same lines. Every location in Doc is a line of it that holds the
-	// same node as in Data, and the Anchorer parses it: much less than
+	// loaded is the text kin-openapi read: Data, or the reduced copy, every
+	// node on its line. Every location in Doc is a line of it that holds
+	// the same node as in Data, and the Anchorer parses it: much less than
 	// Data when few operations changed.
 	loaded []byte
 }
@@ -110,11 +111,12 @@ type Source struct {
 	date      civil.Date
 	data      []byte
 	read      openapi3.ReadFromURIFunc
-	// index is built once, for the first reduced load that needs it.
+	// doc is the parsed document indexed for reduction, built once, for
+	// the first reduced load that needs it.
 	indexOnce sync.Once
-	index     *docIndex
-	// structure is why checkStructure refuses the text, "" when it passes.
-	structure string
+	doc       *prune.Doc
+	// structure is why checkStructure refuses the text, nil when it passes.
+	structure *Error
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
 	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
@@ -150,7 +152,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 // Load parses the whole document. After Index, it reuses its structure
 // check instead of parsing the YAML once more.
 func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data, s.read, s.index != nil && s.structure == "")
+	return s.load(s.data, s.read, s.doc != nil)
 }
 
 // Index runs the fast pass over the source, once: PlanPair and
@@ -158,10 +160,10 @@ func (s *Source) Load() (*Snapshot, error) {
 // Load a YAML parse.
 func (s *Source) Index() { s.prepare() }
 
-// loadReduced parses a reduced copy of the source's text, with the same
-// lines. Only documents that name no other file are reduced, so a $ref
-// that kin-openapi would read from a file is one the reduction lost: an
-// error, which makes the caller load the whole text instead.
+// loadReduced parses a reduced copy of the source, every node on its line.
+// Only documents that name no other file are reduced, so a $ref that
+// kin-openapi would read from a file is one the reduction lost: an error,
+// which makes the caller load the whole text instead.
 func (s *Source) loadReduced(text []byte) (*Snapshot, error) {
 	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
 		return nil, fmt.Errorf("a $ref into %s lost its target", location)
@@ -192,16 +194,17 @@ func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) 
 }
 
 // parse is Parse with read reading the $ref'd files. kin-openapi reads text,
-// which is data itself or a reduced copy of it with the same lines; data is
-// checked (unless checked says it was), with at most maxNodes nodes (0:
-// DefaultMaxNodes), and named in errors.
+// which is data itself or a reduced copy of it, every node on its line;
+// data is checked (unless checked says it was), with at most maxNodes nodes
+// (0: DefaultMaxNodes), and named in errors.
 func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: path, Msg: "the file is empty"}
 	}
 	if !checked {
-		if why := checkStructure(data, maxNodes); why != "" {
-			return nil, &Error{File: path, Msg: why}
+		if _, _, bad := parseChecked(data, maxNodes); bad != nil {
+			bad.File = path
+			return nil, bad
 		}
 	}
 	loader := openapi3.NewLoader()

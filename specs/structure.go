@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -58,6 +59,32 @@ func checkStructure(data []byte, maxNodes int64) string {
 		return "" // JSON has no aliases
 	}
 	return checkTree(data, parseNode(data), maxNodes)
+}
+
+// parseChecked parses a document once for the checks every load makes:
+// its size and shape (checkStructure) and the objects OpenAPI requires
+// (prune.Check). It returns the tree, whether the text was JSON (which
+// the loader reads as JSON), and the problem, nil when there is none. A
+// text that does not parse passes: the loader reports its syntax error.
+func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, problem *Error) {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+		if why := checkStructure(trimmed, maxNodes); why != "" {
+			return nil, true, &Error{Msg: why}
+		}
+		root, isJSON = prune.JSONTree(data), true
+	} else {
+		root = parseNode(data)
+		if why := checkTree(data, root, maxNodes); why != "" {
+			return nil, false, &Error{Msg: why}
+		}
+	}
+	if root == nil {
+		return nil, isJSON, nil
+	}
+	if line, msg := prune.Check(root); msg != "" {
+		return nil, isJSON, &Error{Line: line, Msg: msg}
+	}
+	return root, isJSON, nil
 }
 
 // checkTree is checkStructure of YAML text already parsed into root (nil

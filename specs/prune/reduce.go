@@ -1,0 +1,373 @@
+package prune
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Changes finds, for two indexed documents, the dirty components
+// (different, on one side only, or naming one that is) and the unchanged
+// operations ("method path"): in both, equal, naming no dirty component.
+// When what every operation reads (the OpenAPI version, servers, security)
+// differs, no operation is unchanged.
+func Changes(b, r *Doc) (dirty, unchanged map[string]bool) {
+	dirty = map[string]bool{}
+	referrers := map[string][]string{}
+	var queue []string
+	for _, name := range unionKeys(b.comps, r.comps) {
+		ub, ur := b.comps[name], r.comps[name]
+		if ub == nil || ur == nil || ub.hash != ur.hash {
+			dirty[name] = true
+			queue = append(queue, name)
+		}
+		for _, u := range []*unit{ub, ur} {
+			if u != nil {
+				for _, ref := range u.refs {
+					referrers[ref] = append(referrers[ref], name)
+				}
+			}
+		}
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, from := range referrers[name] {
+			if !dirty[from] {
+				dirty[from] = true
+				queue = append(queue, from)
+			}
+		}
+	}
+	unchanged = map[string]bool{}
+	for _, name := range unionKeys(b.ops, r.ops) {
+		ob, or := b.ops[name], r.ops[name]
+		same := b.global == r.global && ob != nil && or != nil && ob.hash == or.hash
+		for _, ref := range refsOf(ob, or) {
+			same = same && !dirty[ref]
+		}
+		unchanged[name] = same
+	}
+	return dirty, unchanged
+}
+
+// Components lists the names ("kind/name") of the components of b and r.
+func Components(b, r *Doc) []string { return unionKeys(b.comps, r.comps) }
+
+// Reduction is what one or more comparisons need kept of a document. The
+// fast pass matches operations and components by name, so it is the same
+// for both documents of a comparison; each document's cuts follow from it.
+type Reduction struct {
+	// pruned are the operations kept as a skeleton: without their schemas.
+	pruned map[string]bool
+	// cut are the path items whose own entries lose their schemas.
+	cut map[string]bool
+	// blanked are the media types ("operation\x00where\x00key") of kept
+	// operations that lose their schemas.
+	blanked map[string]bool
+	// full and skel are the components kept whole or as a skeleton; the
+	// others are left out.
+	full, skel map[string]bool
+	// Summary says what was kept, in one line.
+	Summary string
+}
+
+// Decide is the reduction of a comparison of b with r.
+func Decide(b, r *Doc) *Reduction {
+	sides := []*Doc{b, r}
+	comps := unionKeys(b.comps, r.comps)
+	ops := unionKeys(b.ops, r.ops)
+	dirty, unchanged := Changes(b, r)
+	red := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
+	var kept []string
+	for _, name := range ops {
+		if unchanged[name] {
+			red.pruned[name] = true
+		} else {
+			kept = append(kept, name)
+		}
+	}
+	// A path item's own entries lose their schemas where all its
+	// operations are pruned; otherwise they are kept whole.
+	var itemRoots, skelRoots []string
+	for _, path := range unionKeys(b.items, r.items) {
+		ib, ir := b.items[path], r.items[path]
+		cut := ib != nil && ir != nil && ib.shared.hash == ir.shared.hash
+		for _, item := range []*pathItem{ib, ir} {
+			if item == nil {
+				continue
+			}
+			for _, op := range item.ops {
+				cut = cut && red.pruned[op]
+			}
+		}
+		for _, item := range []*pathItem{ib, ir} {
+			switch {
+			case item == nil:
+			case cut:
+				skelRoots = append(skelRoots, item.shared.skelRefs...)
+			default:
+				itemRoots = append(itemRoots, item.shared.refs...)
+			}
+		}
+		if cut {
+			red.cut[path] = true
+		}
+	}
+
+	// A kept operation whose versions stay the same loses the schemas of
+	// its media types equal in both documents.
+	var keptRoots []string
+	for _, name := range kept {
+		ob, or := b.ops[name], r.ops[name]
+		if !samePayloads(ob, or, dirty) {
+			keptRoots = append(keptRoots, refsOf(ob, or)...)
+			continue
+		}
+		keptRoots = append(append(keptRoots, ob.outerRefs...), or.outerRefs...)
+		for _, key := range slices.Sorted(maps.Keys(ob.media)) {
+			mb, mr := ob.media[key], or.media[key]
+			equal := mb.hash == mr.hash
+			for _, ref := range append(slices.Clone(mb.refs), mr.refs...) {
+				equal = equal && !dirty[ref]
+			}
+			if !equal {
+				keptRoots = append(append(keptRoots, mb.refs...), mr.refs...)
+				continue
+			}
+			red.blanked[name+"\x00"+key] = true
+		}
+	}
+	for _, side := range sides {
+		for name := range red.pruned {
+			if u := side.ops[name]; u != nil {
+				skelRoots = append(skelRoots, u.skelRefs...)
+			}
+		}
+	}
+
+	// Components are kept whole (reached from what is kept whole), as a
+	// skeleton (reached only from skeletons) or not at all. One that cannot
+	// be left out is kept whole, and the plan made again.
+	forced := map[string]bool{}
+	for {
+		roots := slices.Clone(itemRoots)
+		for name := range dirty {
+			roots = append(roots, name)
+		}
+		for name := range forced {
+			roots = append(roots, name)
+		}
+		roots = append(roots, keptRoots...)
+		for _, side := range sides {
+			roots = append(roots, side.roots...)
+		}
+		red.full = closure(roots, nil, sides, func(u *unit) []string { return u.refs })
+		red.skel = closure(skelRoots, red.full, sides, func(u *unit) []string { return u.skelRefs })
+		again := false
+		for _, name := range comps {
+			if red.full[name] || red.skel[name] {
+				continue
+			}
+			if ub, ur := b.comps[name], r.comps[name]; !ub.removable || !ur.removable {
+				forced[name], again = true, true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	removed := 0
+	for _, name := range comps {
+		if !red.full[name] && !red.skel[name] {
+			removed++
+		}
+	}
+	red.Summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep all but their schemas), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
+		len(kept), len(ops), len(red.blanked), len(comps), len(red.full), len(red.skel), removed)
+	return red
+}
+
+// Merge is the reduction of one document d that keeps what any of reds
+// keeps: an operation is pruned or a path item cut only where every one
+// of them does so, a component is kept whole where one keeps it whole,
+// else as a skeleton where one does. No media type is blanked: a
+// comparison blanks one only where both its documents do, and the other
+// document of each comparison is merged with other neighbours. All that
+// d keeps whole reaches is whole too.
+func Merge(d *Doc, reds []*Reduction) *Reduction {
+	out := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}, full: map[string]bool{}, skel: map[string]bool{}}
+	everywhere := func(name string, in func(*Reduction) map[string]bool) bool {
+		for _, red := range reds {
+			if !in(red)[name] {
+				return false
+			}
+		}
+		return true
+	}
+	for name := range reds[0].pruned {
+		if everywhere(name, func(r *Reduction) map[string]bool { return r.pruned }) {
+			out.pruned[name] = true
+		}
+	}
+	for path := range reds[0].cut {
+		if everywhere(path, func(r *Reduction) map[string]bool { return r.cut }) {
+			out.cut[path] = true
+		}
+	}
+	for _, red := range reds {
+		maps.Copy(out.full, red.full)
+	}
+	var roots []string
+	for name, u := range d.ops {
+		if !out.pruned[name] {
+			roots = append(roots, u.refs...)
+		}
+	}
+	for path, item := range d.items {
+		if !out.cut[path] {
+			roots = append(roots, item.shared.refs...)
+		}
+	}
+	maps.Copy(out.full, closure(roots, out.full, []*Doc{d}, func(u *unit) []string { return u.refs }))
+	for _, red := range reds {
+		for name := range red.skel {
+			if !out.full[name] {
+				out.skel[name] = true
+			}
+		}
+	}
+	var full, skel int
+	for name := range d.comps {
+		full, skel = full+b2i(out.full[name]), skel+b2i(out.skel[name])
+	}
+	out.Summary = fmt.Sprintf("reduced: %d of %d operations kept whole, %d of %d components, %d as a skeleton",
+		len(d.ops)-len(out.pruned), len(d.ops), full, len(d.comps), skel)
+	return out
+}
+
+// Plan is what to cut from one document: the nodes replaced and the
+// component entries left out.
+type plan struct {
+	replace []cut // by {}
+	remove  []*unit
+}
+
+func (red *Reduction) planFor(d *Doc) plan {
+	var p plan
+	for _, name := range sortedKeys(d.ops) {
+		u := d.ops[name]
+		if red.pruned[name] {
+			p.replace = append(p.replace, u.schemas...)
+			continue
+		}
+		for _, key := range sortedKeys(u.media) {
+			if red.blanked[name+"\x00"+key] {
+				p.replace = append(p.replace, u.media[key].schemas...)
+			}
+		}
+	}
+	for _, path := range sortedKeys(d.items) {
+		if red.cut[path] {
+			p.replace = append(p.replace, d.items[path].shared.schemas...)
+		}
+	}
+	for _, name := range sortedKeys(d.comps) {
+		u := d.comps[name]
+		switch {
+		case red.full[name]:
+		case red.skel[name]:
+			p.replace = append(p.replace, u.schemas...)
+		default:
+			p.remove = append(p.remove, u)
+		}
+	}
+	return p
+}
+
+// samePayloads reports whether a kept operation has the same media types
+// in both documents, in the same places, so that every pair of it compares
+// a version with itself, and each media type can be judged on its own.
+func samePayloads(b, r *unit, dirty map[string]bool) bool {
+	if b == nil || r == nil || !b.mediaOK || !r.mediaOK || len(b.media) != len(r.media) || !slices.Equal(b.bodyRefs, r.bodyRefs) {
+		return false
+	}
+	for key := range b.media {
+		if r.media[key] == nil {
+			return false
+		}
+	}
+	for _, ref := range b.bodyRefs {
+		if dirty[ref] {
+			return false
+		}
+	}
+	return true
+}
+
+func refsOf(units ...*unit) []string {
+	var out []string
+	for _, u := range units {
+		if u != nil {
+			out = append(out, u.refs...)
+		}
+	}
+	return out
+}
+
+// closure is every component reachable from roots through next, in any of
+// sides, not going into those of stop.
+func closure(roots []string, stop map[string]bool, sides []*Doc, next func(*unit) []string) map[string]bool {
+	seen := map[string]bool{}
+	queue := slices.Clone(roots)
+	for len(queue) > 0 {
+		name := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[name] || stop[name] {
+			continue
+		}
+		seen[name] = true
+		for _, side := range sides {
+			if u := side.comps[name]; u != nil {
+				queue = append(queue, next(u)...)
+			}
+		}
+	}
+	return seen
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Text is d's text reduced by red, for the loader: the same values but
+// for what red cuts, every node on its line. An error says a part cut
+// would not load: d must be loaded whole, to report it.
+func (red *Reduction) Text(d *Doc, v *Validator) ([]byte, error) {
+	p := red.planFor(d)
+	if err := v.check(d, p); err != nil {
+		return nil, err
+	}
+	return d.text(p), nil
+}
+
+// Emptied is d's text without the descriptions and examples the diff does
+// not compare, and nothing else cut.
+func (d *Doc) Emptied() []byte { return d.text(plan{}) }
+
+// Operations is how many operations d has, for notes.
+func (d *Doc) Operations() int { return len(d.ops) }
