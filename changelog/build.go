@@ -14,6 +14,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/specs/prune"
 )
 
 // ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
@@ -72,6 +73,10 @@ type BuildOptions struct {
 // that is diffed. Snapshots load in parallel, and at most a few are held
 // at a time.
 func Build(paths []string, opts BuildOptions) (*History, error) {
+	if opts.Pair.Validator == nil {
+		// Neighbours cut mostly the same parts: each is read once.
+		opts.Pair.Validator = prune.NewValidator()
+	}
 	loaded, release := loadAhead(paths, opts)
 	h := &History{}
 	var prev loadResult

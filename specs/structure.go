@@ -84,6 +84,11 @@ func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, pr
 	if line, msg := prune.Check(root); msg != "" {
 		return nil, isJSON, &Error{Line: line, Msg: msg}
 	}
+	if !isJSON {
+		if line, msg := prune.KeyClash(root); msg != "" {
+			return nil, false, &Error{Line: line, Msg: msg}
+		}
+	}
 	return root, isJSON, nil
 }
 

@@ -85,3 +85,131 @@ func describe(s *shape, where, key string) string {
 	}
 	return fmt.Sprintf("%s of %s", strconv.Quote(key), where)
 }
+
+// KeyClash finds the first mapping, in document order, with two keys that
+// YAML reads as different values and the loader, which turns keys into
+// JSON object keys, as one (200 and "200", 0 and 0.0, also when one comes
+// from a merge key): which value the loader keeps is left to Go's map
+// order, so no verdict on such a document would be repeatable. It returns
+// the line and what clashes, "" when nothing does.
+func KeyClash(root *yaml.Node) (line int, msg string) {
+	seen := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node) bool
+	walk = func(n *yaml.Node) bool {
+		if n == nil || seen[n] {
+			return false
+		}
+		seen[n] = true
+		if n.Kind == yaml.MappingNode && !onlyStringKeys(n) {
+			byJSON := map[string]*yaml.Node{}
+			for _, k := range effectiveKeys(n, map[*yaml.Node]bool{}) {
+				j, ok := jsonKey(k)
+				if !ok {
+					continue // the loader refuses the key itself
+				}
+				if other, clash := byJSON[j]; clash && keyIdentity(other) != keyIdentity(k) {
+					line, msg = k.Line, fmt.Sprintf("the keys %s and %s of one mapping are the same key once read: OpenAPI keys are strings", keyText(other), keyText(k))
+					return true
+				}
+				byJSON[j] = k
+			}
+		}
+		for _, c := range n.Content {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(root)
+	return line, msg
+}
+
+// onlyStringKeys reports whether every key of n is a string: two equal
+// ones are the loader's to refuse, and nothing merges in others.
+func onlyStringKeys(n *yaml.Node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if n.Content[i].Tag != "!!str" {
+			return false
+		}
+	}
+	return true
+}
+
+// effectiveKeys are a mapping's keys, with those its merge keys bring in.
+func effectiveKeys(n *yaml.Node, visiting map[*yaml.Node]bool) []*yaml.Node {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml.MappingNode || visiting[n] {
+		return nil
+	}
+	visiting[n] = true
+	defer delete(visiting, n)
+	var keys []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag != "!!merge" {
+			keys = append(keys, k)
+			continue
+		}
+		merged := []*yaml.Node{v}
+		if v.Kind == yaml.SequenceNode {
+			merged = v.Content
+		}
+		for _, m := range merged {
+			keys = append(keys, effectiveKeys(m, visiting)...)
+		}
+	}
+	return keys
+}
+
+// keyValue is a key as the parser decodes it; timestamps stay strings, as
+// the loader reads them.
+func keyValue(k *yaml.Node) (any, bool) {
+	if k.Kind != yaml.ScalarNode {
+		return nil, false
+	}
+	if k.Tag == "!!str" || k.Tag == "!!timestamp" {
+		return k.Value, true
+	}
+	var v any
+	if k.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// jsonKey is the object key the loader makes of k, as its YAML-to-JSON
+// conversion spells it.
+func jsonKey(k *yaml.Node) (string, bool) {
+	v, ok := keyValue(k)
+	if !ok {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), true
+	case bool:
+		return strconv.FormatBool(v), true
+	}
+	return "", false
+}
+
+func keyIdentity(k *yaml.Node) string {
+	v, _ := keyValue(k)
+	return fmt.Sprintf("%T %#v", v, v)
+}
+
+func keyText(k *yaml.Node) string {
+	if k.Tag == "!!str" {
+		return strconv.Quote(k.Value)
+	}
+	return k.Value
+}

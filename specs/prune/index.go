@@ -28,7 +28,7 @@ type Doc struct {
 	// emptied are the descriptions and examples the diff does not compare.
 	emptied []*yaml.Node
 
-	hashes map[hashKey]hashValue
+	hashes  map[hashKey]hashValue
 	refMemo map[*yaml.Node][]string
 }
 
