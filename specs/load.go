@@ -221,6 +221,9 @@ func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checke
 		if err := checkPathTemplates(path, doc); err != nil {
 			return nil, err
 		}
+		if err := checkDuplicateParameters(path, doc); err != nil {
+			return nil, err
+		}
 		return doc, nil
 	case doc.Extensions["swagger"] != nil:
 		return nil, &Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
@@ -360,6 +363,48 @@ func describeLoadError(path string, data []byte, err error) error {
 		}
 	}
 	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
+}
+
+// checkDuplicateParameters refuses a parameter list (a path item's or an
+// operation's) that names one parameter, by location and name, twice: the
+// OpenAPI specification forbids it, and oasdiff, pairing parameters by
+// location and name, then reports changes between identical documents.
+func checkDuplicateParameters(path string, doc *openapi3.T) error {
+	if doc.Paths == nil {
+		return nil
+	}
+	type parameterList struct {
+		where  string
+		params openapi3.Parameters
+		origin *openapi3.Origin
+	}
+	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
+		item := doc.Paths.Value(p)
+		lists := []parameterList{{"the path item " + p, item.Parameters, item.Origin}}
+		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
+			op := item.GetOperation(method)
+			lists = append(lists, parameterList{method + " " + p, op.Parameters, op.Origin})
+		}
+		for _, list := range lists {
+			seen := map[[2]string]bool{}
+			for _, ref := range list.params {
+				if ref == nil || ref.Value == nil {
+					continue
+				}
+				key := [2]string{ref.Value.In, ref.Value.Name}
+				if !seen[key] {
+					seen[key] = true
+					continue
+				}
+				e := &Error{File: path, Msg: fmt.Sprintf("duplicate parameter: %s lists the %s parameter %q twice, which the OpenAPI specification forbids", list.where, key[0], key[1])}
+				if list.origin != nil && list.origin.Key != nil {
+					e.Line = list.origin.Key.Line
+				}
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // checkPathTemplates refuses one method under two templated paths that

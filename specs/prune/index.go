@@ -45,8 +45,12 @@ type unit struct {
 	// skelRefs those its skeleton still names.
 	refs, skelRefs []string
 	// schemas are the outermost schema positions a skeleton replaces by
-	// {}, with their shapes.
-	schemas []cut
+	// {}, with their shapes. keepsSchemas says some cannot be replaced (an
+	// anchored node, or one reached through an alias, keeps all it holds):
+	// the unit is then kept whole in both documents, or the two would
+	// compare a schema with {}.
+	schemas      []cut
+	keepsSchemas bool
 	// key and value of a component's entry; removable says the entry can be
 	// left out.
 	key, value *yaml.Node
@@ -335,6 +339,19 @@ func (ix *indexer) components(n *yaml.Node, global *[]hashValue) {
 // all they name.
 func (ix *indexer) walk(n *yaml.Node, s *shape, inSchema bool) {
 	d := ix.d
+	if ix.unit != nil && !inSchema && !s.isData() {
+		switch {
+		case s.schema && n.Kind == yaml.AliasNode:
+			// An alias is cut like any schema; its anchor stays where it is.
+			ix.cutSchema(n, s)
+			inSchema = true
+		case n.Anchor != "" || n.Kind == yaml.AliasNode || hasAnchor(n):
+			ix.unit.keepsSchemas = true
+			if ix.media != nil {
+				ix.media.keepsSchemas = true
+			}
+		}
+	}
 	if n.Anchor != "" {
 		// An anchored node is always kept whole: what it names is a root.
 		d.roots = append(d.roots, d.refs(n)...)
@@ -347,10 +364,7 @@ func (ix *indexer) walk(n *yaml.Node, s *shape, inSchema bool) {
 		return
 	}
 	if s.schema && !inSchema && ix.unit != nil && !hasAnchor(n) {
-		ix.unit.schemas = append(ix.unit.schemas, cut{n, s})
-		if ix.media != nil {
-			ix.media.schemas = append(ix.media.schemas, cut{n, s})
-		}
+		ix.cutSchema(n, s)
 		inSchema = true
 	}
 	switch n.Kind {
@@ -373,6 +387,14 @@ func (ix *indexer) walk(n *yaml.Node, s *shape, inSchema bool) {
 		for _, c := range n.Content {
 			ix.walk(c, elem, inSchema)
 		}
+	}
+}
+
+// cutSchema notes n as a schema position a skeleton replaces.
+func (ix *indexer) cutSchema(n *yaml.Node, s *shape) {
+	ix.unit.schemas = append(ix.unit.schemas, cut{n, s})
+	if ix.media != nil {
+		ix.media.schemas = append(ix.media.schemas, cut{n, s})
 	}
 }
 

@@ -81,7 +81,7 @@ func Decide(b, r *Doc) *Reduction {
 	red := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
 	var kept []string
 	for _, name := range ops {
-		if unchanged[name] {
+		if unchanged[name] && !b.ops[name].keepsSchemas && !r.ops[name].keepsSchemas {
 			red.pruned[name] = true
 		} else {
 			kept = append(kept, name)
@@ -92,7 +92,7 @@ func Decide(b, r *Doc) *Reduction {
 	var itemRoots, skelRoots []string
 	for _, path := range unionKeys(b.items, r.items) {
 		ib, ir := b.items[path], r.items[path]
-		cut := ib != nil && ir != nil && ib.shared.hash == ir.shared.hash
+		cut := ib != nil && ir != nil && ib.shared.hash == ir.shared.hash && !ib.shared.keepsSchemas && !ir.shared.keepsSchemas
 		for _, item := range []*pathItem{ib, ir} {
 			if item == nil {
 				continue
@@ -127,7 +127,7 @@ func Decide(b, r *Doc) *Reduction {
 		keptRoots = append(append(keptRoots, ob.outerRefs...), or.outerRefs...)
 		for _, key := range slices.Sorted(maps.Keys(ob.media)) {
 			mb, mr := ob.media[key], or.media[key]
-			equal := mb.hash == mr.hash
+			equal := mb.hash == mr.hash && !mb.keepsSchemas && !mr.keepsSchemas
 			for _, ref := range append(slices.Clone(mb.refs), mr.refs...) {
 				equal = equal && !dirty[ref]
 			}
@@ -166,10 +166,14 @@ func Decide(b, r *Doc) *Reduction {
 		red.skel = closure(skelRoots, red.full, sides, func(u *unit) []string { return u.skelRefs })
 		again := false
 		for _, name := range comps {
-			if red.full[name] || red.skel[name] {
-				continue
-			}
-			if ub, ur := b.comps[name], r.comps[name]; !ub.removable || !ur.removable {
+			ub, ur := b.comps[name], r.comps[name]
+			switch {
+			case red.full[name]:
+			case red.skel[name]:
+				if keepsSchemas(ub) || keepsSchemas(ur) {
+					forced[name], again = true, true
+				}
+			case !ub.removable || !ur.removable:
 				forced[name], again = true, true
 			}
 		}
@@ -284,6 +288,8 @@ func (red *Reduction) planFor(d *Doc) plan {
 	}
 	return p
 }
+
+func keepsSchemas(u *unit) bool { return u != nil && u.keepsSchemas }
 
 // samePayloads reports whether a kept operation has the same media types
 // in both documents, in the same places, so that every pair of it compares
