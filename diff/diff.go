@@ -166,7 +166,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		}
 	}
 
-	report, err := oasdiff.Get(oasdiff.NewConfig(oasdiff.WithExcludeElements([]string{oasdiff.ExcludeExamplesOption, oasdiff.ExcludeDescriptionOption})), baseDoc, revDoc)
+	report, err := oasdiffReport(baseDoc, revDoc)
 	if err != nil {
 		return nil, err
 	}
@@ -208,6 +208,15 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		p.Changes = names.dedupe(append(p.Changes, j.lifecycleChanges(p)...))
 	}
 	return names.dedupe(documentChanges), nil
+}
+
+// oasdiffReport is oasdiff's diff of two documents, its large enums
+// compared by set difference (replaceLargeEnums).
+func oasdiffReport(baseDoc, revDoc *openapi3.T) (*oasdiff.Diff, error) {
+	standIns := replaceLargeEnums(baseDoc, revDoc)
+	report, err := oasdiff.Get(oasdiff.NewConfig(oasdiff.WithExcludeElements([]string{oasdiff.ExcludeExamplesOption, oasdiff.ExcludeDescriptionOption})), baseDoc, revDoc)
+	standIns.restore(report)
+	return report, err
 }
 
 func sortedPairs(pairs []pairing) []*Pair {

@@ -224,27 +224,10 @@ func scalars(values []any) bool {
 // enumDiff is oasdiff's diff of two enums as sets, nil when equal.
 func enumDiff(from, to []any) *oasdiff.EnumDiff {
 	d := &oasdiff.EnumDiff{EnumAdded: from == nil && to != nil, EnumDeleted: from != nil && to == nil}
-	for _, v := range from {
-		if !containsValue(to, v) {
-			d.Deleted = append(d.Deleted, v)
-		}
-	}
-	for _, v := range to {
-		if !containsValue(from, v) {
-			d.Added = append(d.Added, v)
-		}
-	}
+	d.Deleted = appendMissing(d.Deleted, from, newValueSet(to))
+	d.Added = appendMissing(d.Added, to, newValueSet(from))
 	if !d.EnumAdded && !d.EnumDeleted && len(d.Added) == 0 && len(d.Deleted) == 0 {
 		return nil
 	}
 	return d
-}
-
-func containsValue(values []any, v any) bool {
-	for _, w := range values {
-		if reflect.DeepEqual(v, w) {
-			return true
-		}
-	}
-	return false
 }

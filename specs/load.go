@@ -115,8 +115,10 @@ type Source struct {
 	// the first reduced load that needs it.
 	indexOnce sync.Once
 	doc       *prune.Doc
-	// structure is why checkStructure refuses the text, nil when it passes.
+	// structure is why checkStructure refuses the text, nil when it passes;
+	// checked says it passed.
 	structure *Error
+	checked   bool
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
 	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
@@ -152,7 +154,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 // Load parses the whole document. After Index, it reuses its structure
 // check instead of parsing the YAML once more.
 func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data, s.read, s.doc != nil)
+	return s.load(s.data, s.read, s.checked)
 }
 
 // Index runs the fast pass over the source, once: PlanPair and

@@ -70,7 +70,8 @@ func both(base, revision func() error) error {
 	return cmp.Or(errs[0], errs[1])
 }
 
-// LoadReducedPair loads two sources for a comparison of base with revision.
+// LoadReducedPair loads two sources for a comparison of base with revision,
+// and then releases their parse trees: a Source is compared once.
 // Unless opts.Full, kin-openapi reads reduced copies of the documents,
 // written from their parsed trees (package prune): operations whose
 // closure is the same in both keep all but their schemas, components equal
@@ -106,6 +107,7 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	}
 	var baseText, revText []byte
 	var summary string
+	concurrently := true
 	switch {
 	case base.doc.Why != "" || revision.doc.Why != "":
 		// A document that cannot be reduced is loaded whole, and its
@@ -126,16 +128,24 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 			note("%s, %s: %v: both loaded whole", base.path, revision.path, err)
 			return whole()
 		}
-		summary = red.Summary
+		summary, concurrently = red.Summary, !red.Prunes()
 	}
 	// The trees of the fast pass are garbage now: collect them before
 	// kin-openapi's loads, so that its garbage is not added on top.
+	base.doc, revision.doc = nil, nil
 	runtime.GC()
-	// One after the other: kin-openapi's load makes several times the
-	// document's size in garbage, and two at once would double the peak.
-	b, err = base.loadText(baseText)
-	if err == nil {
-		r, err = revision.loadText(revText)
+	if concurrently {
+		// Nothing was cut but descriptions and examples: the texts are
+		// nearly whole, and loaded as the full pipeline loads them.
+		err = both(func() (err error) { b, err = base.loadText(baseText); return err },
+			func() (err error) { r, err = revision.loadText(revText); return err })
+	} else {
+		// One after the other: kin-openapi's load makes several times the
+		// document's size in garbage, and two at once would double the peak.
+		b, err = base.loadText(baseText)
+		if err == nil {
+			r, err = revision.loadText(revText)
+		}
 	}
 	if err != nil {
 		// The whole texts report an input error; if they load, the
@@ -159,7 +169,8 @@ func (s *Source) prepare() {
 		var root *yaml.Node
 		var isJSON bool
 		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
-		if s.structure == nil {
+		s.checked = s.structure == nil
+		if s.checked {
 			s.doc = prune.Index(root, isJSON)
 		}
 	})
