@@ -175,6 +175,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	}
 	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
+	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
 	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
 	names := mediaTypeNames(opts.Product)
