@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Measures apiver against oasdiff used directly (internal/cmd/oasdiffdirect:
-# kin-openapi load + oasdiff diff + checks) in one run, each command RUNS
-# times (default 3), alternating, and prints the minimum wall time, the
+# Measures apiver against the oasdiff CLI that users run (oasdiff v1.35.0,
+# `oasdiff changelog BASE REVISION --format json`, which loads with origins)
+# and, for a history, against kin-openapi loading each snapshot once
+# (internal/cmd/oasdiffdirect -load), in one run, each command RUNS times
+# (default 3), alternating, and prints the minimum wall time, the
 # minimum CPU time (user + system) and the minimum peak RSS of each
 # (/usr/bin/time -v): on a shared machine the minimum is the figure least
 # disturbed by the others. Then the ratios the README's table gives.
@@ -16,6 +18,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/apiver" ./cmd/apiver
 go build -o "$work/oasdiffdirect" ./internal/cmd/oasdiffdirect
 go build -o "$work/benchspec" ./internal/cmd/benchspec
+GOBIN="$work" go install github.com/oasdiff/oasdiff@v1.35.0
 printf 'maxSpecSizeMiB: 64\n' >"$work/big.yaml"
 
 # measure NAME COMMAND...: one run; appends "NAME wall cpu rss_mb" to $work/runs.
@@ -69,13 +72,19 @@ config=cmd/apiver/testdata/atlas.yaml
 "$work/benchspec" one "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
 for _ in $(seq "$runs"); do
   measure apiver-pr "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
-  measure oasdiff-pr "$work/oasdiffdirect" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure oasdiff-pr "$work/oasdiff" changelog "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml" --format json
+  measure apiver-full-pr "$work/apiver" check --full-pipeline --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
   measure apiver-pair "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
-  measure oasdiff-pair "$work/oasdiffdirect" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
+  measure oasdiff-pair "$work/oasdiff" changelog "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml" --format json
+  measure apiver-full-pair "$work/apiver" check --full-pipeline --config "$config" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
   measure apiver-history "$work/apiver" changelog build --config "$config" "$work/specs" -o "$work/history.json"
   measure kin-history "$work/oasdiffdirect" -load "$work"/specs/*.yaml
+  measure apiver-full-history "$work/apiver" changelog build --full-pipeline --config "$config" "$work/specs" -o "$work/history-full.json"
 done
 header
-compare "one operation changed in 2024-12-19 (a pull request): check vs oasdiff" apiver-pr oasdiff-pr
-compare "real pair 2024-11-19 → 2024-12-19: check vs oasdiff" apiver-pair oasdiff-pair
+compare "one operation changed in 2024-12-19 (a pull request): check vs oasdiff changelog" apiver-pr oasdiff-pr
+compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pr oasdiff-pr
+compare "real pair 2024-11-19 → 2024-12-19: check vs oasdiff changelog" apiver-pair oasdiff-pair
+compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pair oasdiff-pair
 compare "changelog build of the 23 snapshots vs kin-openapi loading each once" apiver-history kin-history
+compare "the same, changelog build --full-pipeline" apiver-full-history kin-history
