@@ -121,22 +121,24 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	default:
 		red := prune.Decide(base.doc, revision.doc)
 		validator := opts.validator()
-		var baseErr, revErr error
-		_ = both(func() error { baseText, baseErr = red.Text(base.doc, validator); return nil },
-			func() error { revText, revErr = red.Text(revision.doc, validator); return nil })
-		if err := cmp.Or(baseErr, revErr); err != nil {
+		texts, err := red.Texts([]*prune.Doc{base.doc, revision.doc}, validator)
+		if err != nil {
 			note("%s, %s: %v: both loaded whole", base.path, revision.path, err)
 			return whole()
 		}
-		summary, concurrently = red.Summary, !red.Prunes()
+		baseText, revText = texts[0], texts[1]
+		// One after the other only where the texts are large and their
+		// garbage would add up; small or nearly whole texts load at once.
+		small := 4*(len(baseText)+len(revText)) < len(base.data)+len(revision.data)
+		concurrently = small || !red.Prunes()
+		summary = red.Summary
 	}
 	// The trees of the fast pass are garbage now: collect them before
 	// kin-openapi's loads, so that its garbage is not added on top.
 	base.doc, revision.doc = nil, nil
 	runtime.GC()
 	if concurrently {
-		// Nothing was cut but descriptions and examples: the texts are
-		// nearly whole, and loaded as the full pipeline loads them.
+		// As the full pipeline loads them.
 		err = both(func() (err error) { b, err = base.loadText(baseText); return err },
 			func() (err error) { r, err = revision.loadText(revText); return err })
 	} else {

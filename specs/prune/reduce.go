@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // Changes finds, for two indexed documents, the dirty components
@@ -367,11 +368,30 @@ func b2i(b bool) int {
 // for what red cuts, every node on its line. An error says a part cut
 // would not load: d must be loaded whole, to report it.
 func (red *Reduction) Text(d *Doc, v *Validator) ([]byte, error) {
-	p := red.planFor(d)
-	if err := v.check(d, p); err != nil {
+	texts, err := red.Texts([]*Doc{d}, v)
+	if err != nil {
 		return nil, err
 	}
-	return d.text(p), nil
+	return texts[0], nil
+}
+
+// Texts is Text of each of docs: what they cut is read once, and their
+// texts are written concurrently.
+func (red *Reduction) Texts(docs []*Doc, v *Validator) ([][]byte, error) {
+	plans := make([]plan, len(docs))
+	for i, d := range docs {
+		plans[i] = red.planFor(d)
+	}
+	if err := v.check(docs, plans); err != nil {
+		return nil, err
+	}
+	texts := make([][]byte, len(docs))
+	var wg sync.WaitGroup
+	for i, d := range docs {
+		wg.Go(func() { texts[i] = d.text(plans[i]) })
+	}
+	wg.Wait()
+	return texts, nil
 }
 
 // Emptied is d's text without the descriptions and examples the diff does

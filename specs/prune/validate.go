@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -45,56 +46,89 @@ var targets = map[*shape]func() any{
 	callbackShape:  func() any { return new([]*openapi3.CallbackRef) },
 }
 
-// check reads the cuts of p in d that are not read yet; an error says the
-// loader would refuse one.
-func (v *Validator) check(d *Doc, p plan) error {
-	byShape := map[*shape][]*yaml.Node{}
-	var order []*shape
-	var read []validated
+// part is one cut to read: a node of a document, with its shape.
+type part struct {
+	key validated
+	n   *yaml.Node
+}
+
+// check reads the cuts of the plans, each plan with its document, that are
+// not read yet, each value once, on two cores; an error says the loader
+// would refuse one.
+func (v *Validator) check(docs []*Doc, plans []plan) error {
+	var parts []part
 	local := map[validated]bool{}
-	take := func(s *shape, n *yaml.Node, h hashValue) {
+	take := func(d *Doc, s *shape, n *yaml.Node, h hashValue) {
 		key := validated{s, h, d.json}
 		v.mu.Lock()
 		done := v.seen[key]
 		v.mu.Unlock()
-		if done || local[key] {
-			return
+		if !done && !local[key] {
+			local[key] = true
+			parts = append(parts, part{key, n})
 		}
-		local[key] = true
-		read = append(read, key)
-		if byShape[s] == nil {
-			order = append(order, s)
+	}
+	for i, d := range docs {
+		for _, c := range plans[i].replace {
+			take(d, c.s, c.n, d.hash(c.n, c.s))
 		}
-		byShape[s] = append(byShape[s], n)
+		for _, u := range plans[i].remove {
+			take(d, u.shape, u.value, u.hash)
+		}
 	}
-	for _, c := range p.replace {
-		take(c.s, c.n, d.hash(c.n, c.s))
+	var halves [2][]part
+	for i, p := range parts {
+		halves[i%2] = append(halves[i%2], p)
 	}
-	for _, u := range p.remove {
-		take(u.shape, u.value, u.hash)
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range halves {
+		wg.Go(func() { errs[i] = read(halves[i]) })
 	}
-	for _, s := range order {
-		nodes := byShape[s]
-		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: nodes}
-		w := &writer{json: d.json, expand: true, line: math.MaxInt}
+	wg.Wait()
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return err
+	}
+	// Only what loaded is remembered: a document with a part that does not
+	// load reads it itself, and fails.
+	v.mu.Lock()
+	for _, p := range parts {
+		v.seen[p.key] = true
+	}
+	v.mu.Unlock()
+	return nil
+}
+
+// read unmarshals parts as the loader would, in one list per shape and
+// source format.
+func read(parts []part) error {
+	type group struct {
+		s    *shape
+		json bool
+	}
+	byGroup := map[group][]*yaml.Node{}
+	var order []group
+	for _, p := range parts {
+		g := group{p.key.s, p.key.json}
+		if byGroup[g] == nil {
+			order = append(order, g)
+		}
+		byGroup[g] = append(byGroup[g], p.n)
+	}
+	for _, g := range order {
+		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: byGroup[g]}
+		w := &writer{json: g.json, expand: true, line: math.MaxInt}
 		w.node(list)
-		target := targets[s]()
+		target := targets[g.s]()
 		var err error
-		if d.json {
+		if g.json {
 			err = json.Unmarshal(w.buf.Bytes(), target)
 		} else {
 			_, err = oasyaml.Unmarshal(w.buf.Bytes(), target, oasyaml.DecodeOpts{DisableTimestamps: true})
 		}
 		if err != nil {
-			return fmt.Errorf("a %s that is cut does not load: %w", s.name, err)
+			return fmt.Errorf("a %s that is cut does not load: %w", g.s.name, err)
 		}
 	}
-	// Only what loaded is remembered: a document with a part that does not
-	// load reads it itself, and fails.
-	v.mu.Lock()
-	for _, key := range read {
-		v.seen[key] = true
-	}
-	v.mu.Unlock()
 	return nil
 }
