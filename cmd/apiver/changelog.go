@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -103,10 +105,12 @@ func newChangelogUpdateCmd() *cobra.Command {
 	var lockTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "update --changelog FILE BASE REVISION",
-		Short: "Add the revision's release to an existing history (idempotent; the file is replaced atomically)",
-		Long: `Add the release of REVISION, compared with BASE, to the history file. A date already
-recorded is kept as it is, so running it twice changes nothing. BASE and REVISION are
-files or git REF:PATH.`,
+		Short: "Add the revision's release to a history, created when missing (idempotent; the file is replaced atomically)",
+		Long: `Add the release of REVISION, compared with BASE, to the history file, which is created
+(with its folder) when it does not exist yet. A date already recorded is kept as it is, so
+running it twice changes nothing. BASE and REVISION are files or git REF:PATH; the release's
+date is --revision-date, else the first YYYY-MM-DD in the file name, else the commit's date
+for REF:PATH, else today.`,
 		Example: `  # After a release is merged: the previous release from git against the new spec
   apiver changelog update --changelog changelog.json HEAD~1:openapi/api.yaml openapi/api.yaml
 
@@ -121,7 +125,7 @@ files or git REF:PATH.`,
 			// fast, and again under the lock: another run may have added
 			// its release meanwhile, and writing the first read back would
 			// lose it.
-			if _, err := changelog.Read(path); err != nil {
+			if _, _, err := readOrNewHistory(path); err != nil {
 				return err
 			}
 			flags.stderr = cmd.ErrOrStderr()
@@ -129,8 +133,15 @@ files or git REF:PATH.`,
 			if err != nil {
 				return err
 			}
+			if revision.Date.IsZero() {
+				// A work-tree file without a date is released today.
+				revision.Date = today()
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
 			return withLock(path, lockTimeout, func() error {
-				h, err := changelog.Read(path)
+				h, created, err := readOrNewHistory(path)
 				if err != nil {
 					return err
 				}
@@ -145,7 +156,11 @@ files or git REF:PATH.`,
 				if err := h.Write(path); err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: added the release of %s\n", path, revision.Date)
+				if created {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: created, with the release of %s\n", path, revision.Date)
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: added the release of %s\n", path, revision.Date)
+				}
 				return nil
 			})
 		},
@@ -263,4 +278,15 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	configFlag(fs, &configPath)
 	pathFilter.register(fs)
 	return cmd
+}
+
+// readOrNewHistory reads the history at path, or starts an empty one when
+// nothing is there yet (created says so). Anything else there that is not
+// a history, a dangling link included, is an error.
+func readOrNewHistory(path string) (h *changelog.History, created bool, err error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return &changelog.History{}, true, nil
+	}
+	h, err = changelog.Read(path)
+	return h, false, err
 }

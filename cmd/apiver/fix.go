@@ -53,7 +53,7 @@ errors cannot be fixed by a new version (listed on stderr); 2: usage or input er
 	opts.register(fs)
 	opts.registerDate(fs)
 	fs.StringVarP(&opts.outPath, "output", "o", "", "write the fixed revision (or the diff) to this file, atomically, instead of stdout")
-	fs.StringVar(&opts.version, "version", "", "the new version's date (default: the revision's date, else --date)")
+	fs.StringVar(&opts.version, "version", "", "the new version's date (default: the revision's date from its name or commit, else --date, else today)")
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "`FILE` of more exemptions, as for check; exempted findings are left alone")
 	fs.BoolVar(&opts.unified, "diff", false, "print a unified diff against REVISION instead of the fixed file")
 	lockFlag(fs, &opts.lockTimeout)
@@ -72,9 +72,11 @@ func fixRun(opts *fixOptions) error {
 		return err
 	}
 	if version.IsZero() {
+		// The revision's date: from its name or its commit, else the
+		// check's date (--date, else today), as for a work-tree file.
 		version = cmp.revision.Date
 	}
-	if version.IsZero() && opts.date != "" {
+	if version.IsZero() {
 		version = cmp.date
 	}
 	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
