@@ -48,17 +48,29 @@ func checkStructure(data []byte, maxNodes int64) string {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
-		depth, nodes := jsonShape(trimmed)
-		switch {
-		case depth > maxDepth:
-			return tooDeepMsg
-		case nodes > maxNodes:
-			return tooManyNodesMsg(maxNodes)
-		}
-		return "" // JSON has no aliases
+	if trimmed, ok := jsonText(data); ok {
+		return checkJSON(trimmed, maxNodes)
 	}
 	return checkTree(data, parseNode(data), maxNodes)
+}
+
+// jsonText is data without its surrounding space when it is a JSON object,
+// which the loader reads as JSON.
+func jsonText(data []byte) ([]byte, bool) {
+	trimmed := bytes.TrimSpace(data)
+	return trimmed, len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed)
+}
+
+// checkJSON is checkStructure of valid JSON; JSON has no aliases.
+func checkJSON(trimmed []byte, maxNodes int64) string {
+	depth, nodes := jsonShape(trimmed)
+	switch {
+	case depth > maxDepth:
+		return tooDeepMsg
+	case nodes > maxNodes:
+		return tooManyNodesMsg(maxNodes)
+	}
+	return ""
 }
 
 // parseChecked parses a document once for the checks every load makes:
@@ -67,8 +79,11 @@ func checkStructure(data []byte, maxNodes int64) string {
 // the loader reads as JSON), and the problem, nil when there is none. A
 // text that does not parse passes: the loader reports its syntax error.
 func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, problem *Error) {
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
-		if why := checkStructure(trimmed, maxNodes); why != "" {
+	if maxNodes <= 0 {
+		maxNodes = DefaultMaxNodes
+	}
+	if trimmed, ok := jsonText(data); ok {
+		if why := checkJSON(trimmed, maxNodes); why != "" {
 			return nil, true, &Error{Msg: why}
 		}
 		root, isJSON = prune.JSONTree(data), true

@@ -102,12 +102,15 @@ func KeyClash(root *yaml.Node) (line int, msg string) {
 		seen[n] = true
 		if n.Kind == yaml.MappingNode && !onlyStringKeys(n) {
 			byJSON := map[string]*yaml.Node{}
+			identity := map[*yaml.Node]string{}
 			for _, k := range effectiveKeys(n, map[*yaml.Node]bool{}) {
-				j, ok := jsonKey(k)
-				if !ok {
+				v, ok := keyValue(k)
+				j, jsonOK := jsonKey(v)
+				if !ok || !jsonOK {
 					continue // the loader refuses the key itself
 				}
-				if other, clash := byJSON[j]; clash && keyIdentity(other) != keyIdentity(k) {
+				identity[k] = fmt.Sprintf("%T %#v", v, v)
+				if other, clash := byJSON[j]; clash && identity[other] != identity[k] {
 					line, msg = k.Line, fmt.Sprintf("the keys %s and %s of one mapping are the same key once read: OpenAPI keys are strings", keyText(other), keyText(k))
 					return true
 				}
@@ -180,13 +183,9 @@ func keyValue(k *yaml.Node) (any, bool) {
 	return v, true
 }
 
-// jsonKey is the object key the loader makes of k, as its YAML-to-JSON
-// conversion spells it.
-func jsonKey(k *yaml.Node) (string, bool) {
-	v, ok := keyValue(k)
-	if !ok {
-		return "", false
-	}
+// jsonKey is the object key the loader makes of a key's value, as its
+// YAML-to-JSON conversion spells it.
+func jsonKey(v any) (string, bool) {
 	switch v := v.(type) {
 	case string:
 		return v, true
@@ -200,11 +199,6 @@ func jsonKey(k *yaml.Node) (string, bool) {
 		return strconv.FormatBool(v), true
 	}
 	return "", false
-}
-
-func keyIdentity(k *yaml.Node) string {
-	v, _ := keyValue(k)
-	return fmt.Sprintf("%T %#v", v, v)
 }
 
 func keyText(k *yaml.Node) string {

@@ -186,7 +186,7 @@ func (ix *indexer) paths(paths *yaml.Node) {
 	for i := 0; i+1 < len(paths.Content); i += 2 {
 		pk, pv := paths.Content[i], paths.Content[i+1]
 		s := pathsShape.child(pk.Value)
-		if s != pathItemShape || pv.Kind != yaml.MappingNode || pv.Anchor != "" || hasMerge(pv) {
+		if s != pathItemShape || !plainMapping(pv) {
 			ix.walk(pv, s, false)
 			continue
 		}
@@ -231,7 +231,7 @@ func (ix *indexer) paths(paths *yaml.Node) {
 
 // operation walks an operation, noting its inline media types apart.
 func (ix *indexer) operation(u *unit, op *yaml.Node) {
-	if op.Kind != yaml.MappingNode || op.Anchor != "" || hasMerge(op) {
+	if !plainMapping(op) {
 		u.mediaOK = false
 		ix.walk(op, operationShape, false)
 		return
@@ -242,7 +242,7 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 		case "requestBody":
 			ix.body(u, "requestBody", v, requestBody)
 		case "responses":
-			if v.Kind != yaml.MappingNode || v.Anchor != "" || hasMerge(v) {
+			if !plainMapping(v) {
 				u.mediaOK = false
 				ix.walk(v, responsesShape, false)
 				continue
@@ -260,7 +260,7 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 // body walks a request body or response of an operation: its inline media
 // types are units of their own within the operation.
 func (ix *indexer) body(u *unit, where string, n *yaml.Node, s *shape) {
-	if s != requestBody && s != responseShape || n.Kind != yaml.MappingNode || n.Anchor != "" || hasMerge(n) {
+	if s != requestBody && s != responseShape || !plainMapping(n) {
 		if s == requestBody || s == responseShape {
 			u.mediaOK = false
 		}
@@ -276,7 +276,7 @@ func (ix *indexer) body(u *unit, where string, n *yaml.Node, s *shape) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Value != "content" || v.Kind != yaml.MappingNode || v.Anchor != "" || hasMerge(v) {
+		if k.Value != "content" || !plainMapping(v) {
 			if k.Value == "content" {
 				u.mediaOK = false
 			}
@@ -285,7 +285,7 @@ func (ix *indexer) body(u *unit, where string, n *yaml.Node, s *shape) {
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			mk, mv := v.Content[j], v.Content[j+1]
-			if mv.Kind != yaml.MappingNode || mv.Anchor != "" || hasMerge(mv) {
+			if !plainMapping(mv) {
 				u.mediaOK = false
 				ix.walk(mv, mediaTypeShape, false)
 				continue
@@ -642,6 +642,12 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// plainMapping reports whether n is a mapping whose entries can be taken
+// one by one: no anchor that other places share, no merge key.
+func plainMapping(n *yaml.Node) bool {
+	return n.Kind == yaml.MappingNode && n.Anchor == "" && !hasMerge(n)
 }
 
 func hasMerge(n *yaml.Node) bool {
