@@ -20,10 +20,13 @@ type Finding struct {
 	Version   string   `json:"version"`
 	// Change is the oasdiff check id behind the finding, "" when the finding
 	// has no single change.
-	Change   string         `json:"change"`
-	Message  string         `json:"message"`
-	Exempted bool           `json:"exempted"`
-	Location *diff.Location `json:"location,omitempty"`
+	Change   string `json:"change"`
+	Message  string `json:"message"`
+	Exempted bool   `json:"exempted"`
+	// Preexisting marks a finding already true of the base (same rule,
+	// operation, version and message): the revision did not cause it.
+	Preexisting bool           `json:"-"`
+	Location    *diff.Location `json:"location,omitempty"`
 	// Exemption is the exemption that exempts the finding, for printers that
 	// state the reason; the JSON output keeps only exempted.
 	Exemption *Exemption `json:"-"`
@@ -34,7 +37,7 @@ type Finding struct {
 // stability level lowered in place is not: it takes back a promise about
 // the version itself, which no new version restores.
 func (f Finding) Fixable() bool {
-	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && f.Operation != "" && f.Version != "" &&
+	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && !f.Preexisting && f.Operation != "" && f.Version != "" &&
 		f.Change != stabilityDecreased
 }
 
@@ -44,29 +47,35 @@ const stabilityDecreased = "api-stability-decreased"
 type Report struct {
 	Date     civil.Date
 	Findings []Finding
+	// FailOnPreexisting lets findings already true of the base fail it.
+	FailOnPreexisting bool
 }
 
-// Counts counts findings by severity; exempted ones are counted apart.
+// Counts counts findings by severity; exempted ones and those already true
+// of the base are counted apart.
 type Counts struct {
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
-	Exempted int `json:"exempted"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Infos       int `json:"infos"`
+	Exempted    int `json:"exempted"`
+	Preexisting int `json:"preexisting"`
 }
 
 // Counts tallies the report.
 func (r *Report) Counts() Counts {
 	var c Counts
 	for _, f := range r.Findings {
-		c.add(f.Exempted, f.Severity)
+		c.add(f.Exempted, f.Preexisting, f.Severity)
 	}
 	return c
 }
 
-func (c *Counts) add(exempted bool, s Severity) {
+func (c *Counts) add(exempted, preexisting bool, s Severity) {
 	switch {
 	case exempted:
 		c.Exempted++
+	case preexisting:
+		c.Preexisting++
 	case s == Error:
 		c.Errors++
 	case s == Warning:
@@ -76,14 +85,20 @@ func (c *Counts) add(exempted bool, s Severity) {
 	}
 }
 
-// Failed reports whether a finding at or above failOn is not exempted.
+// Failed reports whether a finding at or above failOn is not exempted and,
+// unless FailOnPreexisting, was introduced by the revision.
 func (r *Report) Failed(failOn Severity) bool {
 	for _, f := range r.Findings {
-		if !f.Exempted && f.Severity.Rank() <= failOn.Rank() {
+		if r.Fails(f, failOn) {
 			return true
 		}
 	}
 	return false
+}
+
+// Fails reports whether one finding fails the check.
+func (r *Report) Fails(f Finding, failOn Severity) bool {
+	return !f.Exempted && (!f.Preexisting || r.FailOnPreexisting) && f.Severity.Rank() <= failOn.Rank()
 }
 
 // Input is what a check judges.
@@ -104,15 +119,37 @@ func Check(in Input) *Report {
 	c.invalidVersions()
 	c.removedOperations()
 	c.removedVersions()
-	c.sunsets()
+	c.sunsets(in.Revision, in.Result.Revision)
+	c.markPreexisting()
 	c.applyExemptions()
 	slices.SortStableFunc(c.findings, compareFindings)
-	return &Report{Date: in.Date, Findings: c.findings}
+	return &Report{Date: in.Date, Findings: c.findings, FailOnPreexisting: in.Config.FailOnPreexisting}
+}
+
+// markPreexisting marks the findings the base already had: the rules that
+// judge a snapshot's state (its versions' clocks and names), applied to the
+// base at the same date, found the same rule, operation, version and
+// message. Rules that judge a change cannot find anything in the base.
+func (c *checker) markPreexisting() {
+	type key struct{ rule, operation, version, message string }
+	base := checker{in: c.in}
+	base.invalidVersionsOf(c.in.Base, c.in.Result.Base)
+	base.sunsets(c.in.Base, c.in.Result.Base)
+	had := map[key]bool{}
+	for _, f := range base.findings {
+		had[key{f.Rule, f.Operation, f.Version, f.Message}] = true
+	}
+	for i := range c.findings {
+		f := &c.findings[i]
+		f.Preexisting = had[key{f.Rule, f.Operation, f.Version, f.Message}]
+	}
 }
 
 type checker struct {
 	in       Input
 	findings []Finding
+	// deprecated are the dates of direct deprecations the check knows.
+	deprecated map[string]civil.Date
 }
 
 // add records a finding at the rule's severity, or at most cap for findings
@@ -196,13 +233,15 @@ func (c *checker) versionOrder() {
 	}
 }
 
-func (c *checker) invalidVersions() {
-	for _, op := range c.in.Result.Revision {
+func (c *checker) invalidVersions() { c.invalidVersionsOf(c.in.Revision, c.in.Result.Revision) }
+
+func (c *checker) invalidVersionsOf(s *specs.Snapshot, ops []*specs.Operation) {
+	for _, op := range ops {
 		for _, bad := range op.Invalid {
 			c.add(Finding{
 				Rule: InvalidVersion, Operation: op.Name(), Version: bad.Version,
 				Message:  fmt.Sprintf("Media type %q names version %q, which is not a real date.", bad.MediaType, bad.Version),
-				Location: c.versionLocation(op.Name(), bad.Version),
+				Location: versionLocation(s, op, bad.Version),
 			}, "")
 		}
 	}
@@ -222,7 +261,31 @@ func (c *checker) removedOperations() {
 }
 
 func (c *checker) clock() Clock {
-	return Clock{Months: c.in.Config.DeprecationMonths, Today: c.in.Date}
+	if c.deprecated == nil {
+		c.deprecated = newlyDeprecated(c.in)
+	}
+	return Clock{Months: c.in.Config.DeprecationMonths, Today: c.in.Date, Deprecated: c.deprecated}
+}
+
+// newlyDeprecated dates the versions the revision marks deprecated itself
+// while the base did not: they are deprecated on the revision's date (the
+// check date when the revision has none), so the policy's clock starts
+// then.
+func newlyDeprecated(in Input) map[string]civil.Date {
+	on := in.Revision.Date
+	if on.IsZero() {
+		on = in.Date
+	}
+	dates := map[string]civil.Date{}
+	for _, op := range in.Result.Revision {
+		baseOp := findByKey(in.Result.Base, op)
+		for _, v := range op.Versions {
+			if op.Deprecated(v.Name) && (baseOp == nil || baseOp.Version(v.Name) == nil || !baseOp.Deprecated(v.Name)) {
+				dates[OperationVersion(op.Name(), v.Name)] = on
+			}
+		}
+	}
+	return dates
 }
 
 // removedVersions judges versions missing from the revision: a removal is
@@ -257,10 +320,10 @@ func (c *checker) removedVersions() {
 	}
 }
 
-// sunsets checks the clock of every version the revision still has.
-func (c *checker) sunsets() {
+// sunsets checks the clock of every version a snapshot has.
+func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 	months := c.in.Config.DeprecationMonths
-	for _, l := range c.clock().Lifecycles(c.in.Revision, c.in.Result.Revision) {
+	for _, l := range c.clock().Lifecycles(s, ops) {
 		if l.State == SunsetOverdue {
 			c.add(Finding{
 				Rule: SunsetOverdueRule, Operation: l.Operation, Version: l.Version, Location: l.Location,

@@ -40,6 +40,9 @@ type Config struct {
 	Product           string       `yaml:"product"`
 	DeprecationMonths int          `yaml:"deprecationMonths"`
 	Snapshot          SnapshotMode `yaml:"snapshot"`
+	// FailOnPreexisting lets findings already true of the base fail the
+	// check; by default only what the revision introduced can.
+	FailOnPreexisting bool `yaml:"failOnPreexisting"`
 	// Severity maps apiver rule ids and oasdiff check ids to error, warning,
 	// info or off.
 	Severity   map[string]string `yaml:"severity"`

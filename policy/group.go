@@ -33,6 +33,8 @@ type Group struct {
 	// removal): where an annotation on the pull request goes.
 	Anchor   *diff.Location `json:"anchor,omitempty"`
 	Exempted bool           `json:"exempted"`
+	// Preexisting marks a root change already true of the base.
+	Preexisting bool `json:"-"`
 	// Operations are the operation-versions reached, "METHOD /path@version"
 	// ("METHOD /path" when unversioned), in operation order.
 	Operations []string `json:"operations"`
@@ -103,7 +105,7 @@ func NewAnchor(base, revision *specs.Snapshot, revisionOps []*specs.Operation) A
 func CountGroups(groups []Group) Counts {
 	var c Counts
 	for _, g := range groups {
-		c.add(g.Exempted, g.Severity)
+		c.add(g.Exempted, g.Preexisting, g.Severity)
 	}
 	return c
 }
@@ -115,13 +117,13 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	type key struct {
 		rule, change, message string
 		severity              Severity
-		exempted              bool
+		exempted, preexisting bool
 		exemption             *Exemption
 		file, ref             string
 		line                  int
 	}
 	keyOf := func(f Finding, message func(string) string) key {
-		k := key{rule: f.Rule, change: f.Change, message: message(f.Message), severity: f.Severity, exempted: f.Exempted, exemption: f.Exemption}
+		k := key{rule: f.Rule, change: f.Change, message: message(f.Message), severity: f.Severity, exempted: f.Exempted, preexisting: f.Preexisting, exemption: f.Exemption}
 		if f.Location != nil {
 			k.file, k.ref, k.line = f.Location.File, f.Location.Ref, f.Location.Line
 		}
@@ -158,7 +160,7 @@ func (r *Report) Groups(anchor Anchor) []Group {
 			}
 			g, ok := index[sub]
 			if !ok {
-				g = &Group{Rule: f.Rule, Severity: f.Severity, Change: f.Change, Message: f.Message, Location: f.Location, Exempted: f.Exempted, Exemption: f.Exemption}
+				g = &Group{Rule: f.Rule, Severity: f.Severity, Change: f.Change, Message: f.Message, Location: f.Location, Exempted: f.Exempted, Preexisting: f.Preexisting, Exemption: f.Exemption}
 				index[sub] = g
 				groups = append(groups, g)
 			}
@@ -235,6 +237,9 @@ func (r *Report) groupID(g *Group) string {
 	if g.Exempted {
 		parts = append(parts, "exempted")
 	}
+	if g.Preexisting {
+		parts = append(parts, "preexisting")
+	}
 	parts = append(parts, slices.Compact(messages)...)
 	parts = append(parts, "")
 	parts = append(parts, g.Operations...)
@@ -244,6 +249,7 @@ func (r *Report) groupID(g *Group) string {
 
 func compareGroups(a, b Group) int {
 	return cmp.Or(
+		compareBool(a.Preexisting, b.Preexisting),
 		compareBool(a.Exempted, b.Exempted),
 		cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
 		cmp.Compare(b.Reach(), a.Reach()),

@@ -58,6 +58,11 @@ func dateText(d civil.Date) string {
 type Clock struct {
 	Months int
 	Today  civil.Date
+	// Deprecated holds the known dates on which versions marked deprecated
+	// themselves (no successor) were deprecated, by OperationVersion: a
+	// check knows a version deprecated by its revision, a history knows the
+	// release that first marked it.
+	Deprecated map[string]civil.Date
 }
 
 // Lifecycles lists every version of every operation of a snapshot with its
@@ -83,18 +88,27 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 }
 
 // lifecycle is one version's clock. A version is deprecated on its
-// successor's date; an operation marked `deprecated: true` is deprecated
-// even when its successor lives elsewhere (a new path), with only its
-// x-sunset to date its end.
+// successor's date. One marked deprecated itself (`deprecated: true`, on
+// the operation or its media type) is deprecated even when its successor
+// lives elsewhere (a new path): on the date the clock knows for it; when
+// it knows none, the x-sunset alone dates its end, and without one the
+// snapshot's date stands for the deprecation (the latest it can be).
 func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
 	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
-	if successor != nil {
+	switch {
+	case successor != nil:
 		l.Successor = successor.Name
 		l.DeprecatedOn = successor.Date
-		l.SunsetOn = successor.Date.AddMonths(c.Months)
-	}
-	if successor == nil && !op.Op.Deprecated {
+	case !op.Deprecated(v.Name):
 		return l
+	default:
+		l.DeprecatedOn = c.Deprecated[OperationVersion(l.Operation, l.Version)]
+		if l.DeprecatedOn.IsZero() && l.DeclaredSunset.IsZero() {
+			l.DeprecatedOn = cmp.Or(s.Date, c.Today)
+		}
+	}
+	if !l.DeprecatedOn.IsZero() {
+		l.SunsetOn = l.DeprecatedOn.AddMonths(c.Months)
 	}
 	if l.DeclaredSunset.After(l.SunsetOn) {
 		l.SunsetOn = l.DeclaredSunset

@@ -20,6 +20,7 @@ var configDescriptions = map[string]string{
 	"Config.Product":           "The product name of the vendor media types, application/vnd.PRODUCT.YYYY-MM-DD+json; detected from the documents when unset.",
 	"Config.DeprecationMonths": "Months from a version's deprecation (the date of its successor) to its sunset.",
 	"Config.Snapshot":          "all-versions: every supported version is in each snapshot, so a missing version was removed. latest-version: each snapshot publishes only the newest version of each operation, so a replaced version is deprecated, not removed.",
+	"Config.FailOnPreexisting": "Let findings already true of the base (an overdue sunset, a sunset set too early long ago) fail the check, as --fail-on-preexisting does; by default only findings the revision introduced fail it.",
 	"Config.Severity":          "apiver rule ids and oasdiff check ids mapped to error, warning, info or off.",
 	"Config.Exemptions":        "Findings allowed to pass until a date.",
 	"Config.MaxSpecSizeMiB":    "The largest snapshot or $ref'd file read, in MiB; a bigger one is refused before it is read.",

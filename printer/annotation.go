@@ -19,15 +19,21 @@ type annotation struct {
 	at *diff.Location
 }
 
+//
+// A root change already true of the base is not one: the pull request did
+// not cause it, so it gets no annotation on lines it may never have
+// touched, unless the config lets such changes fail the check.
 func (res CheckResult) annotations() []*annotation {
-	groups := res.groups()
-	out := make([]*annotation, len(groups))
-	for i, g := range groups {
+	var out []*annotation
+	for _, g := range res.groups() {
+		if g.Preexisting && !res.Report.FailOnPreexisting {
+			continue
+		}
 		a := &annotation{Group: g}
 		if l := g.Annotated(); l != nil {
 			a.at = &diff.Location{File: res.repoPath(*l), Line: l.Line}
 		}
-		out[i] = a
+		out = append(out, a)
 	}
 	return out
 }

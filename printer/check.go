@@ -32,9 +32,12 @@ func checkText(w io.Writer, res CheckResult) error {
 	fmt.Fprintln(&b, Verdict(res.Report, groups, res.FailOn))
 	var failing, others []policy.Group
 	for _, g := range groups {
-		if !g.Exempted && g.Severity.Rank() <= res.FailOn.Rank() {
+		switch {
+		case res.groupFails(g):
 			failing = append(failing, g)
-		} else {
+		case g.Preexisting && !g.Exempted:
+			// One line below, not a block each.
+		default:
 			others = append(others, g)
 		}
 	}
@@ -69,6 +72,9 @@ func checkText(w io.Writer, res CheckResult) error {
 		}
 	} else {
 		foldedText(&b, others)
+	}
+	if line := PreexistingLine(res.preexisting()); line != "" {
+		fmt.Fprintf(&b, "\n%s\n", line)
 	}
 	b.WriteString("\n")
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
@@ -129,18 +135,27 @@ func severityText(f policy.Finding) string {
 }
 
 type checkSummary struct {
-	Errors   int           `json:"errors"`
-	Warnings int           `json:"warnings"`
-	Infos    int           `json:"infos"`
-	Exempted int           `json:"exempted"`
-	Verdict  string        `json:"verdict"`
-	Groups   policy.Counts `json:"groups"`
+	Errors      int           `json:"errors"`
+	Warnings    int           `json:"warnings"`
+	Infos       int           `json:"infos"`
+	Exempted    int           `json:"exempted"`
+	Preexisting int           `json:"preexisting"`
+	Verdict     string        `json:"verdict"`
+	Groups      policy.Counts `json:"groups"`
 }
 
-// jsonFinding is a finding with the id of its group.
+// jsonFinding is a finding with the id of its group, and whether the
+// revision introduced it (false: already true of the base).
 type jsonFinding struct {
 	policy.Finding
-	Group string `json:"group"`
+	Introduced bool   `json:"introduced"`
+	Group      string `json:"group"`
+}
+
+// jsonGroup is a root change and whether the revision introduced it.
+type jsonGroup struct {
+	policy.Group
+	Introduced bool `json:"introduced"`
 }
 
 func checkJSON(w io.Writer, res CheckResult) error {
@@ -149,7 +164,7 @@ func checkJSON(w io.Writer, res CheckResult) error {
 	groups := res.groups()
 	findings := make([]jsonFinding, len(r.Findings))
 	for i, f := range r.Findings {
-		findings[i].Finding = f
+		findings[i].Finding, findings[i].Introduced = f, !f.Preexisting
 	}
 	for _, g := range groups {
 		for _, i := range g.Members {
@@ -157,18 +172,19 @@ func checkJSON(w io.Writer, res CheckResult) error {
 		}
 	}
 	// Empty lists, not null, for scripts.
-	groups = append([]policy.Group{}, groups...)
-	for i := range groups {
-		if groups[i].Operations == nil {
-			groups[i].Operations = []string{}
+	out := make([]jsonGroup, len(groups))
+	for i, g := range groups {
+		if g.Operations == nil {
+			g.Operations = []string{}
 		}
+		out[i] = jsonGroup{g, !g.Preexisting}
 	}
 	return writeJSON(w, struct {
-		Date     string         `json:"date"`
-		Findings []jsonFinding  `json:"findings"`
-		Groups   []policy.Group `json:"groups"`
-		Summary  checkSummary   `json:"summary"`
-	}{r.Date.String(), findings, groups, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, verdictWord(r, res.FailOn), policy.CountGroups(groups)}})
+		Date     string        `json:"date"`
+		Findings []jsonFinding `json:"findings"`
+		Groups   []jsonGroup   `json:"groups"`
+		Summary  checkSummary  `json:"summary"`
+	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups)}})
 }
 
 // The markdown tables share a budget of characters, so that a report with
@@ -195,6 +211,8 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 	var errs, warns, exemptedGroups []policy.Group
 	for _, g := range groups {
 		switch {
+		case g.Preexisting && !g.Exempted && !res.groupFails(g):
+			// One line at the end.
 		case g.Exempted:
 			exemptedGroups = append(exemptedGroups, g)
 		case g.Severity == policy.Error:
@@ -239,6 +257,9 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 		b.WriteString(t.open)
 		remaining -= markdownTable(&b, t.header, t.rows, budget)
 		b.WriteString(t.close)
+	}
+	if line := PreexistingLine(res.preexisting()); line != "" {
+		b.WriteString(line + "\n")
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err

@@ -81,7 +81,7 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 	}
 	for _, f := range r.Findings {
 		c := caseFor(OperationVersion{f.Operation, f.Version})
-		if fails(f, res.FailOn) {
+		if r.Fails(f, res.FailOn) {
 			c.Failures = append(c.Failures, junitFailure{Message: escape.Text(f.Message), Type: escape.Text(f.Rule), Text: junitDetail(f)})
 			continue
 		}
@@ -111,6 +111,7 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 			{"warnings", fmt.Sprint(counts.Warnings)},
 			{"infos", fmt.Sprint(counts.Infos)},
 			{"exempted", fmt.Sprint(counts.Exempted)},
+			{"preexisting", fmt.Sprint(counts.Preexisting)},
 			{"verdict", verdict},
 		},
 		SystemOut: summary,
@@ -129,11 +130,6 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 	}
 	_, err = fmt.Fprintf(w, "%s%s\n", xml.Header, out)
 	return err
-}
-
-// fails reports whether a finding fails the check on its own.
-func fails(f policy.Finding, failOn policy.Severity) bool {
-	return !f.Exempted && f.Severity.Rank() <= failOn.Rank()
 }
 
 // junitDetail is a finding in one line: rule, change, location and message.

@@ -126,6 +126,9 @@ func Summary(r *policy.Report, failOn policy.Severity) string {
 	if c.Exempted > 0 {
 		s += fmt.Sprintf(" (%d exempted)", c.Exempted)
 	}
+	if c.Preexisting > 0 {
+		s += fmt.Sprintf(" (%d already in the base)", c.Preexisting)
+	}
 	return s + ": check " + verdict
 }
 
@@ -143,6 +146,9 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 	for _, g := range groups {
 		if g.Exempted {
 			exempted++
+			continue
+		}
+		if g.Preexisting {
 			continue
 		}
 		count[g.Severity]++
@@ -169,6 +175,46 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 		line += fmt.Sprintf(" (%d exempted)", exempted)
 	}
 	return line
+}
+
+// groupFails reports whether a root change fails the check.
+func (res CheckResult) groupFails(g policy.Group) bool {
+	return !g.Exempted && (!g.Preexisting || res.Report.FailOnPreexisting) && g.Severity.Rank() <= res.FailOn.Rank()
+}
+
+// preexisting are the root changes already true of the base that do not
+// fail the check: the report names them in one short section.
+func (res CheckResult) preexisting() []policy.Group {
+	var out []policy.Group
+	for _, g := range res.groups() {
+		if g.Preexisting && !res.groupFails(g) && !g.Exempted {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// PreexistingLine is the one line on root changes already true of the base:
+// how many, of which rules; "" when there are none.
+func PreexistingLine(groups []policy.Group) string {
+	if len(groups) == 0 {
+		return ""
+	}
+	count := map[string]int{}
+	var rules []string
+	for _, g := range groups {
+		if count[g.Rule] == 0 {
+			rules = append(rules, g.Rule)
+		}
+		count[g.Rule]++
+	}
+	slices.Sort(rules)
+	parts := make([]string, len(rules))
+	for i, rule := range rules {
+		parts[i] = fmt.Sprintf("%d %s", count[rule], rule)
+	}
+	return fmt.Sprintf("Already in the base, not caused by this revision and not failing it: %s (%s). --fail-on-preexisting fails on them; `apiver sunset` lists the overdue work.",
+		plural(len(groups), "root change"), strings.Join(parts, ", "))
 }
 
 // verdictWord is the verdict as the machine-read formats state it.

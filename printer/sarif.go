@@ -85,7 +85,7 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 	c := r.Counts()
 	run.WithProperties(sarif.NewPropertyBag().
 		Add("date", r.Date.String()).
-		Add("errors", c.Errors).Add("warnings", c.Warnings).Add("infos", c.Infos).Add("exempted", c.Exempted).
+		Add("errors", c.Errors).Add("warnings", c.Warnings).Add("infos", c.Infos).Add("exempted", c.Exempted).Add("preexisting", c.Preexisting).
 		Add("verdict", verdictWord(r, failOn)).
 		Add("summary", Summary(r, failOn)))
 	report := sarif.NewReport().AddRun(run)

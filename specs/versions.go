@@ -333,12 +333,43 @@ func contentLine(content openapi3.Content, version string) int {
 // Zero when none is declared or it is not a date.
 func (o *Operation) Sunset(version string) civil.Date {
 	var found civil.Date
+	o.eachMediaTypeOf(version, func(mt *openapi3.MediaType) {
+		if d := sunsetOf(mt.Extensions); d.After(found) {
+			found = d
+		}
+	})
+	if found.IsZero() && len(o.Versions)+len(o.PreRelease) <= 1 {
+		found = sunsetOf(o.Op.Extensions)
+	}
+	return found
+}
+
+// Deprecated reports whether a version is marked deprecated itself, not by a
+// successor: the operation says `deprecated: true`, or one of the version's
+// media type objects says `deprecated: true` or `x-deprecated: true` (OpenAPI
+// has no deprecated field there; both spellings are in use).
+func (o *Operation) Deprecated(version string) bool {
+	if o.Op.Deprecated {
+		return true
+	}
+	marked := false
+	o.eachMediaTypeOf(version, func(mt *openapi3.MediaType) {
+		for _, key := range []string{"deprecated", "x-deprecated"} {
+			if b, ok := mt.Extensions[key].(bool); ok && b {
+				marked = true
+			}
+		}
+	})
+	return marked
+}
+
+// eachMediaTypeOf calls fn with every media type object of the request body
+// and responses that names version.
+func (o *Operation) eachMediaTypeOf(version string, fn func(*openapi3.MediaType)) {
 	visit := func(content openapi3.Content) {
 		for name, mt := range content {
-			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Version == version {
-				if d := sunsetOf(mt.Extensions); d.After(found) {
-					found = d
-				}
+			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Version == version && mt != nil {
+				fn(mt)
 			}
 		}
 	}
@@ -352,10 +383,6 @@ func (o *Operation) Sunset(version string) civil.Date {
 			}
 		}
 	}
-	if found.IsZero() && len(o.Versions)+len(o.PreRelease) <= 1 {
-		found = sunsetOf(o.Op.Extensions)
-	}
-	return found
 }
 
 // sunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 time).

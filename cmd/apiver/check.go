@@ -18,6 +18,7 @@ type checkOptions struct {
 	format                 string
 	exemptionsPath         string
 	failOn                 string
+	failOnPreexisting      bool
 	// outputs are the --output FORMAT=FILE values.
 	outputs     []string
 	lockTimeout time.Duration
@@ -31,6 +32,9 @@ func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
 		Short: "Tell whether the revision's spec change is allowed by the versioning policy",
 		Long: `Compare two dated snapshots per operation and version and apply the versioning
 policy. Exit code 0: no error finding; 1: an error finding; 2: usage or input error.
+Only findings the revision introduced fail the check: those already true of the base
+(an overdue sunset, say) are listed apart, as "Already in the base", and are never
+annotations, unless --fail-on-preexisting.
 
 BASE and REVISION are snapshot files, or REF:PATH to read a file as committed at a
 git revision (PATH relative to the repository's top, or to the working directory
@@ -63,6 +67,7 @@ unless --base-date or --revision-date gives it.`,
 	formatFlag(cmd, &opts.format, "text", printer.CheckFormats)
 	fs.StringVar(&opts.exemptionsPath, "exemptions", "", "`FILE` of more exemptions: a list under exemptions:, as in the config")
 	fs.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the check: error, warning or info (oasdiff's ERR, WARN, INFO too)")
+	fs.BoolVar(&opts.failOnPreexisting, "fail-on-preexisting", false, "let findings already true of the base (an overdue sunset, an old too-early sunset) fail the check too (config: failOnPreexisting)")
 	fs.StringArrayVar(&opts.outputs, "output", nil, "also write the report to a file, as `FORMAT=FILE` (e.g. sarif=apiver.sarif; repeatable)")
 	lockFlag(fs, &opts.lockTimeout)
 	return cmd
@@ -86,6 +91,9 @@ func checkRun(opts *checkOptions) error {
 	}
 	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
+	}
+	if opts.failOnPreexisting {
+		cmp.config.FailOnPreexisting = true
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
