@@ -43,15 +43,10 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	type key struct{ operation, version, change, message string }
-	still := map[key]bool{}
-	for _, f := range after.Findings {
-		still[key{f.Operation, f.Version, f.Change, f.Message}] = true
-	}
 	helped := map[string]bool{}
-	for _, f := range before.Findings {
-		if f.Fixable() && !still[key{f.Operation, f.Version, f.Change, f.Message}] {
-			helped[f.Operation] = true
+	for i, fixed := range Fixed(before, after) {
+		if fixed {
+			helped[before.Findings[i].Operation] = true
 		}
 	}
 	if kept := slices.DeleteFunc(slices.Clone(targets), func(t Target) bool { return !helped[t.Operation] }); len(kept) < len(targets) {
@@ -59,6 +54,22 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 		return fixAndCheck(in, opts)
 	}
 	return res, after, nil
+}
+
+// Fixed tells, for each finding of before, whether a fix resolved it: it
+// was fixable and the check of the fixed revision (after) no longer finds
+// it.
+func Fixed(before, after *policy.Report) []bool {
+	type key struct{ operation, version, change, message string }
+	still := map[key]bool{}
+	for _, f := range after.Findings {
+		still[key{f.Operation, f.Version, f.Change, f.Message}] = true
+	}
+	fixed := make([]bool, len(before.Findings))
+	for i, f := range before.Findings {
+		fixed[i] = f.Fixable() && !still[key{f.Operation, f.Version, f.Change, f.Message}]
+	}
+	return fixed
 }
 
 // fixAndCheck fixes the revision and checks the base against the result.

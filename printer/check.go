@@ -76,6 +76,9 @@ func checkText(w io.Writer, res CheckResult) error {
 	if line := PreexistingLine(res.preexisting()); line != "" {
 		fmt.Fprintf(&b, "\n%s\n", line)
 	}
+	if line := fixLine(res); line != "" {
+		b.WriteString("\n" + strings.TrimSpace(line) + "\n")
+	}
 	b.WriteString("\n")
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
@@ -233,7 +236,7 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 		open, header, close string
 		rows                []string
 	}{
-		{"#### Errors\n\n", groupHeader, "\n" + fixLine(r.Findings), groupRows(errs)},
+		{"#### Errors\n\n", groupHeader, "\n" + fixLine(res), groupRows(errs)},
 		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), groupHeader, "\n</details>\n\n", groupRows(warns)},
 		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exemptedGroups), plural(len(exemptions), "exemption")),
 			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
@@ -265,18 +268,23 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 	return err
 }
 
-// fixLine points at apiver fix when some errors are fixable.
-func fixLine(errs []policy.Finding) string {
+// fixLine offers apiver fix for the root changes it resolves, with the
+// command that does it; "" when it resolves none.
+func fixLine(res CheckResult) string {
 	n := 0
-	for _, f := range errs {
-		if f.Fixable() {
+	for _, g := range res.groups() {
+		if len(g.Members) > 0 && !slices.ContainsFunc(g.Members, func(i int) bool { return i >= len(res.Fixed) || !res.Fixed[i] }) {
 			n++
 		}
 	}
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s can be fixed: %s\n\n", plural(n, "error"), FixHint)
+	command := res.FixCommand
+	if command == "" {
+		command = "apiver fix BASE REVISION"
+	}
+	return fmt.Sprintf("%s can be fixed: `%s` %s\n\n", plural(n, "root change"), command, FixHint)
 }
 
 // markdownGroup is a row: a group, or groups that read alike.

@@ -56,7 +56,14 @@ func render(t *testing.T, format string, res printer.CheckResult) string {
 }
 
 func sampleResult() printer.CheckResult {
-	return printer.CheckResult{Report: sampleReport(), FailOn: policy.Error, Checked: []printer.OperationVersion{
+	r := sampleReport()
+	// The fix resolves the two findings of the enum edit (as running it
+	// would tell).
+	fixed := make([]bool, len(r.Findings))
+	for i, f := range r.Findings {
+		fixed[i] = f.Fixable()
+	}
+	return printer.CheckResult{Report: r, Fixed: fixed, FixCommand: "apiver fix base.yaml 'specs/api 2026-02-09.yaml'", FailOn: policy.Error, Checked: []printer.OperationVersion{
 		{Operation: "POST /widgets", Version: "2023-01-01"},
 		{Operation: "PATCH /widgets/{id}", Version: "2023-01-01"},
 		{Operation: "GET /widgets", Version: "2024-01-01"},
@@ -139,8 +146,8 @@ func TestGitHubActions(t *testing.T) {
 		// Exempted: a notice with the reason; % escaped in the data.
 		"::notice file=specs/api 2026-02-09.yaml,line=90,title=breaking-change-without-new-version (request-property-enum-value-removed)::" +
 			"removed the enum value `OWNER` of the request property `role`%0AIn POST /orgs@2023-01-01%0AExempted until 2026-12-31: roles moved: see the role API, 100%25 done",
-		// The two errors inside an existing version can be fixed.
-		"apiver fix: 2 errors can be fixed: `apiver fix BASE REVISION` writes the spec that passes: the existing version restored, the change in a new version.",
+		// The root change inside an existing version can be fixed.
+		"apiver fix: 1 root change can be fixed: `apiver fix base.yaml 'specs/api 2026-02-09.yaml'` writes the spec that passes: the existing versions restored, the changes in a new version.",
 		"3 errors, 1 warning, 1 info (1 exempted): check FAILED",
 	}
 	if !slices.Equal(lines, want) {
@@ -505,7 +512,7 @@ func TestGitHubActionsCapsAnnotations(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "::error file=specs/api 2026-02-09.yaml,line=500,") {
 		t.Errorf("first annotation %q, want the change with the widest reach", lines[0])
 	}
-	notice := lines[len(lines)-3] // then the apiver fix line and the summary
+	notice := lines[len(lines)-2] // then the summary
 	if !strings.HasPrefix(notice, "::notice ") || !strings.Contains(notice, "31 root changes more") || !strings.Contains(notice, "job summary") || !strings.Contains(notice, "SARIF") {
 		t.Errorf("notice %q: want how many more and where they are listed", notice)
 	}

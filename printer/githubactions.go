@@ -53,7 +53,7 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 				plural(hidden, "root change"), annotationsPerLevel, annotationsPerLevel)))
 	}
 	// A log line, not an annotation: it belongs to no line of the spec.
-	if line := fixLine(res.Report.Findings); line != "" {
+	if line := fixLine(res); line != "" {
 		fmt.Fprintf(&b, "apiver fix: %s\n", strings.TrimSpace(line))
 	}
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
@@ -62,7 +62,7 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 }
 
 // FixHint tells the reader of a fixable finding how to fix it.
-const FixHint = "`apiver fix BASE REVISION` writes the spec that passes: the existing version restored, the change in a new version."
+const FixHint = "writes the spec that passes: the existing versions restored, the changes in a new version."
 
 // workflowCommand is the annotation level: an exempted finding is a notice,
 // since it does not fail the check.

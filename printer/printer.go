@@ -57,6 +57,13 @@ type CheckResult struct {
 	// Groups are the report's root changes (Report.Groups with removals
 	// anchored in the revision); nil groups the report without anchors.
 	Groups []policy.Group
+	// Fixed tells, index by index with Report.Findings, which findings
+	// `apiver fix` resolves (found by running it); nil when none. The
+	// report offers the fix for the root changes all of whose findings it
+	// resolves, and only for them.
+	Fixed []bool
+	// FixCommand is the `apiver fix` command line that fixes them.
+	FixCommand string
 	// Root is the repository's root directory: the formats that annotate a
 	// repository's files (githubactions, sarif, code-climate) name files
 	// relative to it. "" leaves paths as given.

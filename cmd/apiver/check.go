@@ -3,13 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"al.essio.dev/pkg/shellescape"
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 type checkOptions struct {
@@ -23,6 +28,9 @@ type checkOptions struct {
 	outputs     []string
 	lockTimeout time.Duration
 	out         io.Writer
+	// fixArgs are the arguments of the `apiver fix` run that fixes what
+	// this check finds: its inputs and the flags fix shares with check.
+	fixArgs []string
 }
 
 func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
@@ -55,6 +63,7 @@ unless --base-date or --revision-date gives it.`,
 		ValidArgsFunction: completeFiles(2, snapshotExts...),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.basePath, opts.revisionPath, opts.out, opts.stderr = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.fixArgs = fixArgs(cmd, args)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -98,6 +107,9 @@ func checkRun(opts *checkOptions) error {
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
 		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
+	if res.Fixed = fixedBy(opts, cmp, report); res.Fixed != nil {
+		res.FixCommand = shellescape.QuoteCommand(opts.fixArgs)
+	}
 	for _, p := range cmp.result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})
 	}
@@ -113,6 +125,61 @@ func checkRun(opts *checkOptions) error {
 		return errPolicyFailed
 	}
 	return nil
+}
+
+// fixedBy tells which findings `apiver fix` resolves, by running it as the
+// suggestion would: the check offers the fix for exactly those. Nil when
+// nothing is fixable or the fix cannot run (an input read from stdin
+// cannot be read again; a fix that fails fixes nothing).
+func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
+	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
+		return nil
+	}
+	full := cmp
+	if cmp.base.Reduced || cmp.revision.Reduced {
+		// fix reads every schema: whole documents.
+		flags := opts.pairFlags
+		flags.fullPipeline, flags.verbose, flags.stderr = true, false, io.Discard
+		var err error
+		if full, err = flags.compare(opts.basePath, opts.revisionPath); err != nil {
+			return nil
+		}
+	}
+	product, err := cmp.config.ResolveProduct(full.base, full.revision)
+	if err != nil {
+		return nil
+	}
+	_, after, err := fix.Run(full.base, full.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product,
+		Version: newVersion(civil.Date{}, cmp).String(), AllowRemoteRefs: opts.allowRemoteRefs})
+	if err != nil {
+		return nil
+	}
+	fixed := fix.Fixed(report, after)
+	if !slices.Contains(fixed, true) {
+		return nil
+	}
+	return fixed
+}
+
+// fixArgs is the `apiver fix` command line for a check's: its two inputs
+// and every flag given that fix takes too (config, dates, filters,
+// exemptions), so that it fixes what the check found.
+func fixArgs(check *cobra.Command, args []string) []string {
+	fixFlags := newFixCmd(nil).Flags()
+	out := []string{"apiver", "fix"}
+	check.Flags().Visit(func(f *pflag.Flag) {
+		if fixFlags.Lookup(f.Name) == nil || f.Name == "verbose" || f.Name == "full-pipeline" || f.Name == "lock-timeout" {
+			return
+		}
+		if slice, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range slice.GetSlice() {
+				out = append(out, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		out = append(out, "--"+f.Name+"="+f.Value.String())
+	})
+	return append(out, args...)
 }
 
 // parseFailOn reads --fail-on: apiver's severity names or oasdiff's level

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/policy"
 	"github.com/spf13/cobra"
@@ -71,14 +72,7 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	if version.IsZero() {
-		// The revision's date: from its name or its commit, else the
-		// check's date (--date, else today), as for a work-tree file.
-		version = cmp.revision.Date
-	}
-	if version.IsZero() {
-		version = cmp.date
-	}
+	version = newVersion(version, cmp)
 	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
 	}
@@ -145,6 +139,18 @@ func fixRun(opts *fixOptions) error {
 		return errPolicyFailed
 	}
 	return nil
+}
+
+// newVersion names the fix's new version: --version when given, else the
+// revision's date from its name or its commit, else the check's date
+// (--date, else today), as for a work-tree file.
+func newVersion(flag civil.Date, c *comparison) civil.Date {
+	for _, d := range []civil.Date{flag, c.revision.Date} {
+		if !d.IsZero() {
+			return d
+		}
+	}
+	return c.date
 }
 
 func dashed(s string) string {

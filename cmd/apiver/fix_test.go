@@ -465,3 +465,119 @@ func TestFixDiffApplies(t *testing.T) {
 		t.Fatalf("%d hunks, want the seed's many:\n%s", hunks, patch.String())
 	}
 }
+
+// fixOffer is check's offer of apiver fix: how many root changes, and the
+// command.
+var fixOffer = regexp.MustCompile("(?m)^(\\d+) root changes? can be fixed: `([^`]*)`")
+
+// TestFixOfferedExactly runs the fix that check suggests, as written, on
+// every rule case and on the seed's breaking release: the root changes it
+// resolves are exactly as many as check said, and check says nothing
+// when it resolves none.
+func TestFixOfferedExactly(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/rules/*/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := 0
+	for _, file := range files {
+		archive, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Fields(string(archive.Comment))
+		if len(args) < 3 || args[0] != "check" {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(file, "../../testdata/rules/"), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			t.Chdir(extractCase(t, archive))
+			if assertFixOffer(t, args[1:]) {
+				offered++
+			}
+		})
+	}
+	t.Run("seed-2026-02-09", func(t *testing.T) {
+		if assertFixOffer(t, []string{"../../testdata/seed-history/example-2026-02-08.yaml", "../../testdata/seed-history/example-2026-02-09.yaml"}) {
+			offered++
+		}
+	})
+	if offered < 10 {
+		t.Fatalf("fix offered in only %d cases", offered)
+	}
+}
+
+// assertFixOffer checks the offer of one check command line and reports
+// whether there was one.
+func assertFixOffer(t *testing.T, checkArgs []string) bool {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if run(append([]string{"check"}, checkArgs...), &stdout, &stderr) == 2 {
+		return false // an input error: nothing to fix
+	}
+	before := errorGroups(t, checkArgs)
+	m := fixOffer.FindStringSubmatch(stdout.String())
+	_, inputs := splitArgs(checkArgs)
+	// Beside the revision, for its relative $refs.
+	fixed := filepath.Join(filepath.Dir(inputs[1]), "fixed-"+filepath.Base(inputs[1]))
+	t.Cleanup(func() { os.Remove(fixed) })
+	var fixArgs []string
+	if m == nil {
+		fixArgs = append([]string{"fix"}, checkArgs...)
+	} else {
+		fixArgs = strings.Fields(m[2])[1:]
+		if got := fmt.Sprint(fixArgs[len(fixArgs)-2:]); got != fmt.Sprint(inputs) {
+			t.Fatalf("the suggestion %q names %s, want the check's inputs %s", m[2], got, inputs)
+		}
+	}
+	var out bytes.Buffer
+	if code := run(append(fixArgs, "-o", fixed), &out, &stderr); code == 2 {
+		if m != nil {
+			t.Fatalf("the suggested fix %q failed: %s", m[2], stderr.String())
+		}
+		return false
+	}
+	after := errorGroups(t, append(slices.DeleteFunc(slices.Clone(checkArgs), func(a string) bool { return a == inputs[1] }), fixed))
+	resolved := 0
+	for id := range before {
+		if !after[id] {
+			resolved++
+		}
+	}
+	want := 0
+	if m != nil {
+		fmt.Sscan(m[1], &want)
+	}
+	if resolved != want {
+		t.Errorf("check offered the fix for %d root changes; it resolves %d\n%s", want, resolved, stdout.String())
+	}
+	return m != nil
+}
+
+// errorGroups are the ids of the error root changes a check finds that fail
+// it: introduced, not exempted.
+func errorGroups(t *testing.T, checkArgs []string) map[string]bool {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"check", "--format", "json"}, checkArgs...), &stdout, &stderr); code == 2 {
+		t.Fatalf("check %v: %s", checkArgs, stderr.String())
+	}
+	var report struct {
+		Groups []struct {
+			ID         string
+			Severity   string
+			Exempted   bool
+			Introduced bool
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, g := range report.Groups {
+		if g.Severity == "error" && !g.Exempted && g.Introduced {
+			ids[g.ID] = true
+		}
+	}
+	return ids
+}
