@@ -19,7 +19,6 @@ type annotation struct {
 	at *diff.Location
 }
 
-//
 // A root change already true of the base is not one: the pull request did
 // not cause it, so it gets no annotation on lines it may never have
 // touched, unless the config lets such changes fail the check.
