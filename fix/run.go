@@ -8,6 +8,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Options are what Run needs besides the two snapshots: the check's
@@ -21,6 +22,10 @@ type Options struct {
 	// fixable.
 	Version         string
 	AllowRemoteRefs bool
+	// Load, when set, loads the base and the fixed revision (its bytes)
+	// for the check of the result, as the command loads a pair (the fast
+	// path); nil loads the fixed revision whole against Base.
+	Load func(fixed []byte) (base, revision *specs.Snapshot, err error)
 }
 
 // Run fixes what the check of base against revision (before) found
@@ -78,15 +83,22 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	doc, err := specs.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
+	base, fixed := in.Base, in.Revision
+	if opts.Load != nil {
+		base, fixed, err = opts.Load(res.Data)
+	} else {
+		var doc *openapi3.T
+		doc, err = specs.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
+		whole := *in.Revision
+		whole.Doc, whole.Data = doc, res.Data
+		fixed = &whole
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("the fixed revision does not load: %w", err)
 	}
-	fixed := *in.Revision
-	fixed.Doc, fixed.Data = doc, res.Data
-	result, err := diff.Compare(in.Base, &fixed, diff.Options{Product: in.Product, Levels: opts.Config.ChangeLevels(), Date: opts.Date})
+	result, err := diff.Compare(base, fixed, diff.Options{Product: in.Product, Levels: opts.Config.ChangeLevels(), Date: opts.Date})
 	if err != nil {
 		return nil, nil, err
 	}
-	return res, policy.Check(policy.Input{Base: in.Base, Revision: &fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
+	return res, policy.Check(policy.Input{Base: base, Revision: fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
 }

@@ -39,6 +39,12 @@ func ValidFormat(formats []string, name string) bool {
 	return slices.Contains(formats, CanonicalFormat(name))
 }
 
+// OffersFix reports whether a check format offers `apiver fix` (and so
+// needs CheckResult.Fixed): the ones people read.
+func OffersFix(format string) bool {
+	return slices.Contains([]string{"text", "markdown", "githubactions"}, CanonicalFormat(format))
+}
+
 // CheckResult is what a check printer renders.
 type CheckResult struct {
 	Report *policy.Report

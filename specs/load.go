@@ -151,6 +151,13 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
+// WithData is a source like s, read from the same place with the same
+// date and limits, holding data instead: an edited version of the file
+// (apiver fix's result) to compare before it is written.
+func (s *Source) WithData(data []byte) *Source {
+	return &Source{arg: s.arg, path: s.path, ref: s.ref, date: s.date, data: data, read: s.read, paths: s.paths, maxNodes: s.maxNodes}
+}
+
 // Load parses the whole document. After Index, it reuses its structure
 // check instead of parsing the YAML once more.
 func (s *Source) Load() (*Snapshot, error) {

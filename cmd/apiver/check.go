@@ -107,7 +107,11 @@ func checkRun(opts *checkOptions) error {
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
 		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
-	if res.Fixed = fixedBy(opts, cmp, report); res.Fixed != nil {
+	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
+	if offers {
+		res.Fixed = fixedBy(opts, cmp, report)
+	}
+	if res.Fixed != nil {
 		res.FixCommand = shellescape.QuoteCommand(opts.fixArgs)
 	}
 	for _, p := range cmp.result.Pairs {
@@ -135,22 +139,16 @@ func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool 
 	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
 		return nil
 	}
-	full := cmp
-	if cmp.base.Reduced || cmp.revision.Reduced {
-		// fix reads every schema: whole documents.
-		flags := opts.pairFlags
-		flags.fullPipeline, flags.verbose, flags.stderr = true, false, io.Discard
-		var err error
-		if full, err = flags.compare(opts.basePath, opts.revisionPath); err != nil {
-			return nil
-		}
+	load := opts.reloader(opts.basePath, opts.revisionPath, cmp.config)
+	if load == nil {
+		return nil
 	}
-	product, err := cmp.config.ResolveProduct(full.base, full.revision)
+	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
 	if err != nil {
 		return nil
 	}
-	_, after, err := fix.Run(full.base, full.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product,
-		Version: newVersion(civil.Date{}, cmp).String(), AllowRemoteRefs: opts.allowRemoteRefs})
+	_, after, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product,
+		Version: newVersion(civil.Date{}, cmp).String(), AllowRemoteRefs: opts.allowRemoteRefs, Load: load})
 	if err != nil {
 		return nil
 	}

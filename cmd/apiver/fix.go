@@ -66,8 +66,6 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	// fix reads the schemas of every operation: whole documents.
-	opts.fullPipeline = true
 	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
 	if err != nil {
 		return err
@@ -85,7 +83,8 @@ func fixRun(opts *fixOptions) error {
 	if !version.IsZero() {
 		v = version.String()
 	}
-	res, left, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs})
+	res, left, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs,
+		Load: opts.reloader(opts.basePath, opts.revisionPath, cmp.config)})
 	if err != nil {
 		return err
 	}

@@ -235,26 +235,59 @@ func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.S
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
-	baseDate, err := parseDate("--base-date", f.baseDate)
+	baseOpts, revisionOpts, err := f.loadOptions(cfg)
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
-	revisionDate, err := parseDate("--revision-date", f.revisionDate)
-	if err != nil {
-		return policy.Config{}, nil, nil, err
-	}
-	paths, err := f.filter()
-	if err != nil {
-		return policy.Config{}, nil, nil, err
-	}
-	base, revision, err := specs.LoadDiffPair(basePath, revisionPath,
-		specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths},
-		specs.LoadOptions{Date: revisionDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths},
-		pairOptions(f.fullPipeline, f.verbose, f.stderr))
+	base, revision, err := specs.LoadDiffPair(basePath, revisionPath, baseOpts, revisionOpts, pairOptions(f.fullPipeline, f.verbose, f.stderr))
 	if err != nil {
 		return policy.Config{}, nil, nil, err
 	}
 	return cfg, base, revision, nil
+}
+
+// loadOptions are how the base and the revision load: their dates, the
+// config's limits and the path filter.
+func (f *pairFlags) loadOptions(cfg policy.Config) (base, revision specs.LoadOptions, err error) {
+	baseDate, err := parseDate("--base-date", f.baseDate)
+	if err != nil {
+		return base, revision, err
+	}
+	revisionDate, err := parseDate("--revision-date", f.revisionDate)
+	if err != nil {
+		return base, revision, err
+	}
+	paths, err := f.filter()
+	if err != nil {
+		return base, revision, err
+	}
+	base = specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths}
+	revision = base
+	revision.Date = revisionDate
+	return base, revision, nil
+}
+
+// reloader loads the pair again as load does, with edited bytes in place
+// of the revision's (apiver fix's result, checked before it is written);
+// nil when an input is standard input, which is read once.
+func (f *pairFlags) reloader(basePath, revisionPath string, cfg policy.Config) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+	if basePath == sizelimit.Stdin || revisionPath == sizelimit.Stdin {
+		return nil
+	}
+	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+		baseOpts, revisionOpts, err := f.loadOptions(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		var base, revision *specs.Source
+		if base, err = specs.Read(basePath, baseOpts); err != nil {
+			return nil, nil, err
+		}
+		if revision, err = specs.Read(revisionPath, revisionOpts); err != nil {
+			return nil, nil, err
+		}
+		return specs.LoadReducedPair(base, revision.WithData(edited), pairOptions(f.fullPipeline, false, nil))
+	}
 }
 
 func parseDate(flag, value string) (civil.Date, error) {
