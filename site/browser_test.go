@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +28,21 @@ import (
 // Screenshots go to $APIVER_SCREENSHOTS when set.
 func TestBrowser(t *testing.T) {
 	b := newBrowser(t)
+	// Two deprecations from the snapshot give the deprecations page rows,
+	// one overdue, both of long operations.
+	opts := seedOptions()
+	opts.Deprecations = []site.Deprecation{
+		{Operation: "PATCH /api/example/v2/federationSettings/{federationSettingsId}/identityProviders/{identityProviderId}", Version: "2023-01-01", Sunset: civil.Date{Year: 2025, Month: 11, Day: 1}, Successor: "2026-02-11"},
+		{Operation: "GET /api/example/v2/groups/{groupId}/clusters/{clusterName}/backup/schedule", Version: "2023-01-01", Sunset: civil.Date{Year: 2026, Month: 8, Day: 1}},
+	}
+	files, err := site.Build(seedReleases(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := filepath.Join(t.TempDir(), "site")
-	buildSeedSite(t, dir)
+	if err := site.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
 	b.serve(dir)
 	ctx, do, eval, screenshot := b.ctx, b.do, b.eval, b.screenshot
 	clearFilter := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -135,8 +149,9 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the search result leads to %q", target)
 	}
 
-	// At 400 px no page is wider than the screen.
-	do(chromedp.EmulateViewport(400, 800))
+	// On a phone (390 px) no page is wider than the screen, and each
+	// deprecation's sunset and days left are on it, not scrolled away.
+	do(chromedp.EmulateViewport(390, 844))
 	for _, page := range []struct{ path, shot string }{
 		{"/index.html", "mobile-index.png"},
 		{"/releases/2026-02-09.html", "mobile-release.png"},
@@ -150,9 +165,18 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		if widths[0] > widths[1] {
-			t.Errorf("%s at 400 px: scrollWidth %d > innerWidth %d", page.path, widths[0], widths[1])
+			t.Errorf("%s at 390 px: scrollWidth %d > innerWidth %d", page.path, widths[0], widths[1])
 		}
 		screenshot(page.shot)
+	}
+	// Each cell is its text and whether it lies inside the screen.
+	cells := eval(`[...document.querySelectorAll("table.deprecations tbody tr")].flatMap(row =>
+		[row.cells[2], row.cells[3]].map(c => {
+			const r = c.getBoundingClientRect();
+			return c.textContent + (c.checkVisibility() && r.width > 0 && r.left >= 0 && r.right <= window.innerWidth ? " on screen" : " off screen");
+		}))`)
+	if want := []string{"2025-11-01 on screen", "overdue by 102 days on screen", "2026-08-01 on screen", "171 days on screen"}; !slices.Equal(cells, want) {
+		t.Errorf("deprecations at 390 px: sunset and days left %q, want %q", cells, want)
 	}
 }
 
