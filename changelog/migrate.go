@@ -54,6 +54,31 @@ func guideOf(operation string, changes []diff.Change) OperationGuide {
 	return g
 }
 
+// GuideLine is a line of a migration guide: one change, or the same change
+// to several response statuses.
+type GuideLine struct {
+	// Text is the sentence, `quoted` names included.
+	Text     string
+	Breaking bool
+}
+
+// GuideLines are the lines of one side of an operation's guide: changes
+// that differ only in their response status are one line naming every
+// status ("for the 200 and 201 responses"), in the words of the
+// changelog's lines. The JSON guide keeps each change.
+func GuideLines(changes []diff.Change) []GuideLine {
+	items := make([]*item, len(changes))
+	for i, c := range changes {
+		items[i] = newItem(Entry{Operation: c.Operation, Version: c.Version, ID: c.ID, Breaking: c.Level == diff.Error, Text: c.Message}, "")
+	}
+	items = merge(items, "statuses")
+	out := make([]GuideLine, len(items))
+	for i, it := range items {
+		out[i] = GuideLine{Text: capitalize(it.render()), Breaking: it.e.Breaking}
+	}
+	return out
+}
+
 // Bump is a new version of an operation released with a history release,
 // and the version it replaces.
 type Bump struct {
@@ -159,14 +184,14 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 				continue
 			}
 			fmt.Fprintf(&b, "\n%s:\n", part.title)
-			for _, c := range part.changes {
+			for _, l := range GuideLines(part.changes) {
 				marker := ""
-				if c.Level == diff.Error {
+				if l.Breaking {
 					marker = " (breaking)"
 				}
-				message := escape.Text(capitalize(c.Message))
+				message := escape.Text(l.Text)
 				if markdown {
-					message = escape.MarkdownProse(capitalize(c.Message))
+					message = escape.MarkdownProse(l.Text)
 				}
 				fmt.Fprintf(&b, "- %s%s\n", message, marker)
 			}

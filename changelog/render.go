@@ -238,9 +238,3 @@ func writeNotes(b *strings.Builder, l *Line, markdown bool) {
 		}
 	}
 }
-
-// Sentence is one oasdiff message as a sentence: capitalized, its schema
-// paths written as clients write them.
-func Sentence(message string) string {
-	return capitalize(readableCodes(message))
-}

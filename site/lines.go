@@ -149,12 +149,7 @@ type guideOperation struct {
 
 type guidePart struct {
 	Title   string
-	Changes []guideChange
-}
-
-type guideChange struct {
-	Text     string
-	Breaking bool
+	Changes []changelog.GuideLine
 }
 
 func guideView(m changelog.Migration, p page) guidePage {
@@ -168,11 +163,7 @@ func guideView(m changelog.Migration, p page) guidePage {
 			if part.title == "Other" && len(part.changes) == 0 {
 				continue
 			}
-			gp := guidePart{Title: part.title}
-			for _, c := range part.changes {
-				gp.Changes = append(gp.Changes, guideChange{Text: changelog.Sentence(c.Message), Breaking: c.Level == diff.Error})
-			}
-			op.Parts = append(op.Parts, gp)
+			op.Parts = append(op.Parts, guidePart{Title: part.title, Changes: changelog.GuideLines(part.changes)})
 		}
 		out.Operations = append(out.Operations, op)
 	}

@@ -60,6 +60,15 @@ func countOf(changes []changelog.Entry) counts {
 	return c
 }
 
+// operationsOf counts the operations the changes name.
+func operationsOf(changes []changelog.Entry) int {
+	ops := map[string]bool{}
+	for _, e := range changes {
+		ops[e.Operation] = true
+	}
+	return len(ops)
+}
+
 // resource is one operation across the history.
 type resource struct {
 	Operation string

@@ -52,6 +52,8 @@ type releaseView struct {
 	Lines   []*changelog.Line
 	// More is how many lines the index left out.
 	More int
+	// Operations is how many operations the release changed.
+	Operations int
 	// Bumps are the new versions the release brought, for the links to
 	// their migration guides.
 	Bumps map[changelog.Use]changelog.Bump
@@ -103,7 +105,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	}
 	views := make([]releaseView, len(releases))
 	for i, r := range releases {
-		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Lines: changelog.Lines(r, history), Bumps: changelog.Bumps(r)}
+		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Operations: operationsOf(r.Changes), Lines: changelog.Lines(r, history), Bumps: changelog.Bumps(r)}
 	}
 	index := make([]releaseView, len(views))
 	for i, v := range views {

@@ -150,6 +150,26 @@ func TestIndexListsReleasesNewestFirstWithCounts(t *testing.T) {
 			t.Errorf("2023-02-01 counts %q lack %q", counts, want)
 		}
 	}
+	// The newest release shows its changes; the others fold them under
+	// their counts, a summary naming how many operations changed.
+	doc.Find("section.release").Each(func(i int, s *goquery.Selection) {
+		fold := s.Find("details.changes")
+		if fold.Length() == 0 && strings.TrimSpace(s.Find(".counts").Text()) == "No changes" {
+			return
+		}
+		if fold.Length() != 1 || fold.Find("li.change").Length() == 0 {
+			t.Fatalf("%s: the changes are not in one fold", s.Find("h2").Text())
+		}
+		if _, open := fold.Attr("open"); open != (i == 0) {
+			t.Errorf("%s: open=%v, want only the newest release open", s.Find("h2").Text(), open)
+		}
+		if summary := fold.Children().First(); !summary.Is("summary") || !strings.Contains(summary.Text(), "operation") {
+			t.Errorf("%s: the fold opens with %q", s.Find("h2").Text(), summary.Text())
+		}
+	})
+	if got := strings.TrimSpace(doc.Find("#r-2026-02-10").Parent().Find("summary").Text()); got != "What changed in 1 operation" {
+		t.Errorf("2026-02-10 summary %q", got)
+	}
 	// Breaking changes come first in each release and stand out.
 	doc.Find("section.release").Each(func(_ int, s *goquery.Selection) {
 		seenOther := false

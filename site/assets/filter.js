@@ -11,6 +11,7 @@
   var elsewhere = document.getElementById("filter-elsewhere");
   var groups = document.querySelectorAll("[data-filter-group]");
   var items = document.querySelectorAll(".change");
+  var folds = document.querySelectorAll("details.changes");
   var maxElsewhere = 50;
   var loading = false;
   items.forEach(function (item) {
@@ -78,6 +79,17 @@
       group.hidden = !group.querySelector(".change:not([hidden])");
     });
     var filtered = terms.length > 0 || breakingOnly.checked;
+    // A collapsed release opens while the filter shows its changes, and
+    // closes again when the filter is cleared, unless the reader opened it.
+    folds.forEach(function (fold) {
+      if (filtered && !fold.open && fold.querySelector(".change:not([hidden])")) {
+        fold.open = true;
+        fold.openedByFilter = true;
+      } else if (!filtered && fold.openedByFilter) {
+        fold.open = false;
+        fold.openedByFilter = false;
+      }
+    });
     if (filtered) loadIndex();
     var other = showElsewhere(terms, filtered);
     status.textContent = filtered ? shown + " of " + items.length + " shown" +
