@@ -229,12 +229,16 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 	}
 
 	var entries []Entry
+	periodEnd := revision.Date.AddMonths(cfg.DeprecationMonths)
 	for _, p := range res.Pairs {
 		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
 		if !lifecycle {
+			if e, ok := mediaTypeDeprecation(res, p, periodEnd); ok {
+				entries = append(entries, e)
+			}
 			for _, c := range p.Changes {
 				if c.ID == diff.EndpointDeprecated {
-					entries = append(entries, deprecationEntry(p, c, revision.Date.AddMonths(cfg.DeprecationMonths)))
+					entries = append(entries, deprecationEntry(p, c, periodEnd))
 					continue
 				}
 				entries = append(entries, Entry{
@@ -283,6 +287,35 @@ func deprecationEntry(p *diff.Pair, c diff.Change, periodEnd civil.Date) Entry {
 		text = fmt.Sprintf("Deprecated; it may be removed from %s", sunset)
 	}
 	return Entry{Operation: p.Operation, Version: p.Version, ID: VersionDeprecated, Sunset: sunset, Text: text}
+}
+
+// mediaTypeDeprecation is the lifecycle entry of a version newly marked
+// deprecated on its media type (`deprecated: true` or `x-deprecated: true`),
+// which oasdiff does not report; a deprecated operation is reported by
+// oasdiff's endpoint-deprecated.
+func mediaTypeDeprecation(res *diff.Result, p *diff.Pair, periodEnd civil.Date) (Entry, bool) {
+	if p.Version == "" || p.Kind != diff.Same {
+		return Entry{}, false
+	}
+	revOp := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	if revOp == nil || revOp.Op.Deprecated || !revOp.Deprecated(p.Version) {
+		return Entry{}, false
+	}
+	if baseOp := operationWhere(res.Base, func(op *specs.Operation) bool { return op.Key() == revOp.Key() }); baseOp != nil && baseOp.Deprecated(p.Version) {
+		return Entry{}, false
+	}
+	sunset := ""
+	if d := revOp.Sunset(p.Version); !d.IsZero() {
+		sunset = d.String()
+	}
+	return deprecationEntry(p, diff.Change{Sunset: sunset}, periodEnd), true
+}
+
+func operationWhere(ops []*specs.Operation, match func(*specs.Operation) bool) *specs.Operation {
+	if i := slices.IndexFunc(ops, match); i >= 0 {
+		return ops[i]
+	}
+	return nil
 }
 
 // versionDate is a version's own date, the day its predecessor is
