@@ -120,6 +120,7 @@ func Check(in Input) *Report {
 	c.removedOperations()
 	c.removedVersions()
 	c.sunsets(in.Revision, in.Result.Revision)
+	c.unversionedDeprecations()
 	c.markPreexisting()
 	c.applyExemptions()
 	slices.SortStableFunc(c.findings, compareFindings)
@@ -336,6 +337,30 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 				Message: fmt.Sprintf("Version %s declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", l.Version, l.DeclaredSunset, l.DeprecatedOn, months, earliest),
 			}, "")
 		}
+	}
+}
+
+// unversionedDeprecations judges the x-sunset of unversioned operations the
+// revision newly marks deprecated: they too keep working for the
+// deprecation period from the revision's date.
+func (c *checker) unversionedDeprecations() {
+	months := c.in.Config.DeprecationMonths
+	on := cmp.Or(c.in.Revision.Date, c.in.Date)
+	for _, op := range c.in.Result.Revision {
+		if op.Versioned() || !op.Op.Deprecated {
+			continue
+		}
+		if baseOp := findByKey(c.in.Result.Base, op); baseOp != nil && baseOp.Op.Deprecated {
+			continue
+		}
+		declared, earliest := op.Sunset(""), on.AddMonths(months)
+		if declared.IsZero() || !declared.Before(earliest) {
+			continue
+		}
+		c.add(Finding{
+			Rule: SunsetTooEarly, Operation: op.Name(), Location: operationLocation(c.in.Revision, op),
+			Message: fmt.Sprintf("The operation declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", declared, on, months, earliest),
+		}, "")
 	}
 }
 
