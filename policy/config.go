@@ -30,6 +30,10 @@ const (
 	LatestVersion SnapshotMode = "latest-version"
 )
 
+// snapshotUnset stands for a snapshot: the file leaves out while it is
+// decoded: one it sets, even to "", is then told apart (and validated).
+const snapshotUnset SnapshotMode = "\x00unset"
+
 // DefaultConfigFile is read from the current directory when --config is not
 // given.
 const DefaultConfigFile = "apiver.yaml"
@@ -40,6 +44,9 @@ type Config struct {
 	Product           string       `yaml:"product"`
 	DeprecationMonths int          `yaml:"deprecationMonths"`
 	Snapshot          SnapshotMode `yaml:"snapshot"`
+	// SnapshotDeclared: the file sets snapshot:, so the snapshots are read
+	// as it says and never as they look (DetectSnapshot).
+	SnapshotDeclared bool `yaml:"-"`
 	// Severity maps apiver rule ids and oasdiff check ids to error, warning,
 	// info or off.
 	Severity   map[string]string `yaml:"severity"`
@@ -117,8 +124,13 @@ func LoadConfig(path string) (Config, error) {
 // an error naming it.
 func ParseConfig(name string, data []byte) (Config, error) {
 	cfg := DefaultConfig()
+	cfg.Snapshot = snapshotUnset
 	if err := decodeStrict(data, &cfg); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
+	}
+	cfg.SnapshotDeclared = cfg.Snapshot != snapshotUnset
+	if !cfg.SnapshotDeclared {
+		cfg.Snapshot = DefaultConfig().Snapshot
 	}
 	if err := cfg.validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
