@@ -46,10 +46,10 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	// cobra adds its completion command at Execute; added now, it gets examples.
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
-		c.Example = `  # bash, for every new shell
-  apiver completion bash > /etc/bash_completion.d/apiver
-  # zsh
-  apiver completion zsh > "${fpath[1]}/_apiver"
+		c.Example = `  # bash, for every new shell (bash-completion loads it from this folder)
+  apiver completion bash > ~/.local/share/bash-completion/completions/apiver
+  # zsh, into a folder on fpath (e.g. fpath=(~/.zfunc $fpath) in ~/.zshrc, before compinit)
+  apiver completion zsh > ~/.zfunc/_apiver
   # fish
   apiver completion fish > ~/.config/fish/completions/apiver.fish`
 	}
