@@ -63,6 +63,10 @@ type BuildOptions struct {
 	Progress func()
 	// Pair is how the two snapshots of each release are loaded.
 	Pair specs.PairOptions
+	// Detected, when set, is told that the snapshots are read as
+	// latest-version ones, which the config does not say but they look
+	// like (policy.Config.DetectSnapshot).
+	Detected func()
 }
 
 // Build walks the snapshots in date order and records, for each one after
@@ -71,14 +75,16 @@ type BuildOptions struct {
 // and after it need (specs.LoadForComparisons); the fast pass
 // (specs.PlanPair) finds what changed between consecutive ones, and only
 // that is diffed. Snapshots load in parallel, and at most a few are held
-// at a time.
+// at a time. What the snapshots publish, when the config does not say, is
+// known only once all are compared: the releases wait for it.
 func Build(paths []string, opts BuildOptions) (*History, error) {
 	if opts.Pair.Validator == nil {
 		// Neighbours cut mostly the same parts: each is read once.
 		opts.Pair.Validator = prune.NewValidator()
 	}
 	loaded, release := loadAhead(paths, opts)
-	h := &History{}
+	var releases []pendingRelease
+	var evidence policy.SnapshotEvidence
 	var prev loadResult
 	for i := range paths {
 		r := <-loaded[i]
@@ -101,16 +107,24 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 					opts.Pair.Note(why)
 				}
 			}
-			rel, err := releaseBetween(prev.snapshot, r.snapshot, opts.Config, plan)
+			rel, err := releaseBetween(prev.snapshot, r.snapshot, opts.Config, plan, &evidence)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := h.Add(rel); err != nil {
-				return nil, err
-			}
+			releases = append(releases, rel)
 			release(i)
 		}
 		prev = r
+	}
+	cfg := opts.Config
+	if cfg.DetectSnapshot(evidence) && opts.Detected != nil {
+		opts.Detected()
+	}
+	h := &History{}
+	for _, rel := range releases {
+		if _, err := h.Add(rel.as(cfg.Snapshot)); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }
@@ -193,33 +207,60 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 }
 
 // Update computes the release from base to revision and adds it to h.
-// added is false when h already records that date.
-func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config) (added bool, err error) {
+// added is false when h already records that date. detected, when set, is
+// told that the pair is read as latest-version snapshots, as for Build.
+func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config, detected func()) (added bool, err error) {
 	if revision.Date.IsZero() {
 		return false, fmt.Errorf("%s: no date in the file name; use --revision-date", revision.Path)
 	}
 	if h.Has(revision.Date.String()) {
 		return false, nil
 	}
-	release, err := releaseBetween(base, revision, cfg, nil)
+	var evidence policy.SnapshotEvidence
+	release, err := releaseBetween(base, revision, cfg, nil, &evidence)
 	if err != nil {
 		return false, err
 	}
-	return h.Add(release)
+	if cfg.DetectSnapshot(evidence) && detected != nil {
+		detected()
+	}
+	return h.Add(release.as(cfg.Snapshot))
+}
+
+// pendingRelease is a release as each snapshot mode records it.
+type pendingRelease struct {
+	Release
+	// replaced are the version-removed entries of versions that a newer
+	// one replaced: latest-version snapshots record no removal for them.
+	replaced []Entry
+}
+
+func (p pendingRelease) as(mode policy.SnapshotMode) Release {
+	if mode != policy.LatestVersion || len(p.replaced) == 0 {
+		return p.Release
+	}
+	r := p.Release
+	r.Changes = slices.DeleteFunc(slices.Clone(r.Changes), func(e Entry) bool { return slices.Contains(p.replaced, e) })
+	return r
 }
 
 // releaseBetween is every change from base to revision, with lifecycle
-// entries, and exemptions marked as the check would mark them. plan, when
-// set, is what the fast pass found unchanged.
-func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan) (Release, error) {
+// entries, and exemptions marked as the check would mark them; evidence
+// takes what the pair shows of the snapshot mode. plan, when set, is what
+// the fast pass found unchanged.
+func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan, evidence *policy.SnapshotEvidence) (pendingRelease, error) {
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
-		return Release{}, err
+		return pendingRelease{}, err
 	}
 	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date, Plan: plan})
 	if err != nil {
-		return Release{}, err
+		return pendingRelease{}, err
 	}
+	evidence.AddPair(res.Base, res.Revision)
+	latest := cfg
+	latest.Snapshot = policy.LatestVersion
+	var replaced []Entry
 	report := policy.Check(policy.Input{Base: base, Revision: revision, Result: res, Date: revision.Date, Config: cfg})
 	exempted := map[[4]string]bool{}
 	for _, f := range report.Findings {
@@ -262,7 +303,11 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 				})
 			}
 		case p.Version != "" && p.Kind == diff.Removed && !cfg.Replaced(res, p):
-			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed", p.Version)})
+			e := Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed", p.Version)}
+			if latest.Replaced(res, p) {
+				replaced = append(replaced, e)
+			}
+			entries = append(entries, e)
 		}
 	}
 	slices.SortStableFunc(entries, func(a, b Entry) int {
@@ -271,7 +316,7 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 	if entries == nil {
 		entries = []Entry{}
 	}
-	return Release{Date: revision.Date.String(), Changes: entries}, nil
+	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}, nil
 }
 
 // deprecationEntry is the lifecycle entry of an operation newly marked

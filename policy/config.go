@@ -30,6 +30,10 @@ const (
 	LatestVersion SnapshotMode = "latest-version"
 )
 
+// snapshotUnset stands for a snapshot: the file leaves out while it is
+// decoded: one it sets, even to "", is then told apart (and validated).
+const snapshotUnset SnapshotMode = "\x00unset"
+
 // DefaultConfigFile is read from the current directory when --config is not
 // given.
 const DefaultConfigFile = "apiver.yaml"
@@ -43,6 +47,9 @@ type Config struct {
 	// FailOnPreexisting lets findings already true of the base fail the
 	// check; by default only what the revision introduced can.
 	FailOnPreexisting bool `yaml:"failOnPreexisting"`
+	// SnapshotDeclared: the file sets snapshot:, so the snapshots are read
+	// as it says and never as they look (DetectSnapshot).
+	SnapshotDeclared bool `yaml:"-"`
 	// Severity maps apiver rule ids and oasdiff check ids to error, warning,
 	// info or off.
 	Severity   map[string]string `yaml:"severity"`
@@ -120,8 +127,13 @@ func LoadConfig(path string) (Config, error) {
 // an error naming it.
 func ParseConfig(name string, data []byte) (Config, error) {
 	cfg := DefaultConfig()
+	cfg.Snapshot = snapshotUnset
 	if err := decodeStrict(data, &cfg); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
+	}
+	cfg.SnapshotDeclared = cfg.Snapshot != snapshotUnset
+	if !cfg.SnapshotDeclared {
+		cfg.Snapshot = DefaultConfig().Snapshot
 	}
 	if err := cfg.validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)

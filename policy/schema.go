@@ -19,7 +19,7 @@ var configDescriptions = map[string]string{
 	"Config":                   "apiver's config file, apiver.yaml.",
 	"Config.Product":           "The product name of the vendor media types, application/vnd.PRODUCT.YYYY-MM-DD+json; detected from the documents when unset.",
 	"Config.DeprecationMonths": "Months from a version's deprecation (the date of its successor) to its sunset.",
-	"Config.Snapshot":          "all-versions: every supported version is in each snapshot, so a missing version was removed. latest-version: each snapshot publishes only the newest version of each operation, so a replaced version is deprecated, not removed.",
+	"Config.Snapshot":          "all-versions: every supported version is in each snapshot, so a missing version was removed. latest-version: each snapshot publishes only the newest version of each operation, so a replaced version is deprecated, not removed. Unset: latest-version when no operation of any snapshot carries two versions while versions change between snapshots (a note on stderr says so), else all-versions.",
 	"Config.FailOnPreexisting": "Let findings already true of the base (an overdue sunset, a sunset set too early long ago) fail the check, as --fail-on-preexisting does; by default only findings the revision introduced fail it.",
 	"Config.Severity":          "apiver rule ids and oasdiff check ids mapped to error, warning, info or off.",
 	"Config.Exemptions":        "Findings allowed to pass until a date.",

@@ -60,7 +60,8 @@ the previous snapshot, per operation and version.`,
 			if err != nil {
 				return err
 			}
-			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr())}
+			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
+				Detected: func() { noteLatestVersion(cmd.ErrOrStderr()) }}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -145,7 +146,7 @@ for REF:PATH, else today.`,
 				if err != nil {
 					return err
 				}
-				added, err := changelog.Update(h, base, revision, cfg)
+				added, err := changelog.Update(h, base, revision, cfg, func() { noteLatestVersion(cmd.ErrOrStderr()) })
 				if err != nil {
 					return err
 				}

@@ -111,3 +111,35 @@ func TestRealPairOneScreen(t *testing.T) {
 		t.Errorf("%d error annotations, want at most 10 (the first on the first line)", n+1)
 	}
 }
+
+// TestRealHistoryDetectsLatestVersion: the real corpus publishes only the
+// newest version of each operation; without a config that says so, the
+// history is the one snapshot: latest-version gives, and a note says why.
+func TestRealHistoryDetectsLatestVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: builds the 23-snapshot history twice")
+	}
+	dir := corpus.Unpack(t)
+	out := t.TempDir()
+	detected, declared := filepath.Join(out, "detected.json"), filepath.Join(out, "declared.json")
+	// No config at all: none in this folder or above it up to the git top.
+	t.Setenv(configEnv, "")
+	code, _, stderr := runArgs(t, "changelog", "build", dir, "-o", detected)
+	if code != exitPass || strings.Count(stderr, "read as snapshot: latest-version") != 1 {
+		t.Fatalf("build without a config: exit %d, stderr %q; want 0 and one note", code, stderr)
+	}
+	if code, _, stderr := runArgs(t, "changelog", "build", "--config", "testdata/atlas.yaml", dir, "-o", declared); code != exitPass || stderr != "" {
+		t.Fatalf("build with snapshot: latest-version: exit %d: %s", code, stderr)
+	}
+	a, err := os.ReadFile(detected)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("the history without a config differs from the one with snapshot: latest-version")
+	}
+}

@@ -46,10 +46,10 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	// cobra adds its completion command at Execute; added now, it gets examples.
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
-		c.Example = `  # bash, for every new shell
-  apiver completion bash > /etc/bash_completion.d/apiver
-  # zsh
-  apiver completion zsh > "${fpath[1]}/_apiver"
+		c.Example = `  # bash, for every new shell (bash-completion loads it from this folder)
+  apiver completion bash > ~/.local/share/bash-completion/completions/apiver
+  # zsh, into a folder on fpath (e.g. fpath=(~/.zfunc $fpath) in ~/.zshrc, before compinit)
+  apiver completion zsh > ~/.zfunc/_apiver
   # fish
   apiver completion fish > ~/.config/fish/completions/apiver.fish`
 	}
@@ -222,6 +222,11 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if err != nil {
 		return nil, err
 	}
+	var evidence policy.SnapshotEvidence
+	evidence.AddPair(result.Base, result.Revision)
+	if cfg.DetectSnapshot(evidence) {
+		noteLatestVersion(f.stderr)
+	}
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
@@ -316,6 +321,14 @@ func checkFormat(formats []string, format string) error {
 		return fmt.Errorf("--format %q: want one of %v", format, formats)
 	}
 	return nil
+}
+
+// noteLatestVersion says that the snapshots are read as latest-version
+// ones because they look like them, and how to say otherwise.
+func noteLatestVersion(stderr io.Writer) {
+	if stderr != nil {
+		fmt.Fprintln(stderr, "apiver: no operation carries two versions and versions change between the snapshots: read as snapshot: latest-version (a replaced version is deprecated, not removed); set snapshot: in the config to choose")
+	}
 }
 
 // warn prints warnings on stderr, one line each.

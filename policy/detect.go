@@ -1,0 +1,46 @@
+package policy
+
+import "github.com/apiver/apiver/specs"
+
+// SnapshotEvidence is what consecutive snapshots show of what they publish,
+// for a config that does not say (Config.DetectSnapshot).
+type SnapshotEvidence struct {
+	// several: some operation carries two dated versions, as only
+	// all-versions snapshots do.
+	several bool
+	// replaced: some operation's one version gave way to a newer one from
+	// one snapshot to the next.
+	replaced bool
+}
+
+// AddPair adds what the operations of two consecutive snapshots show.
+func (e *SnapshotEvidence) AddPair(base, revision []*specs.Operation) {
+	before := map[string]*specs.Operation{}
+	for _, op := range base {
+		e.several = e.several || len(op.Versions) > 1
+		before[op.Key()] = op
+	}
+	for _, op := range revision {
+		e.several = e.several || len(op.Versions) > 1
+		if old := before[op.Key()]; old != nil && len(old.Versions) == 1 && len(op.Versions) == 1 && op.Versions[0].Name > old.Versions[0].Name {
+			e.replaced = true
+		}
+	}
+}
+
+// LatestOnly reports whether the snapshots look like latest-version ones:
+// no operation carries two dated versions, while versions do change from
+// one snapshot to the next. A base with one version and a revision that adds
+// a second beside it is a bump of all-versions snapshots.
+func (e SnapshotEvidence) LatestOnly() bool { return e.replaced && !e.several }
+
+// DetectSnapshot reads the snapshots as latest-version ones when the config
+// does not set snapshot: and the evidence shows they publish only the
+// newest version of each operation; it reports whether it did.
+func (c *Config) DetectSnapshot(e SnapshotEvidence) bool {
+	if c.SnapshotDeclared || c.Snapshot == LatestVersion || !e.LatestOnly() {
+		return false
+	}
+	c.Snapshot = LatestVersion
+	return true
+}

@@ -1,0 +1,102 @@
+package policy
+
+import (
+	"testing"
+
+	"github.com/apiver/apiver/specs"
+)
+
+// ops is a snapshot's operations: GET on each path, with the versions given.
+func ops(versions map[string][]string) []*specs.Operation {
+	var out []*specs.Operation
+	for path, names := range versions {
+		op := &specs.Operation{Method: "GET", Path: path}
+		for _, n := range names {
+			op.Versions = append(op.Versions, specs.Version{Name: n})
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+func TestSnapshotEvidence(t *testing.T) {
+	type snapshot = map[string][]string
+	for _, c := range []struct {
+		name   string
+		series []snapshot
+		latest bool
+	}{
+		{"one version replaced by a newer one", []snapshot{
+			{"/a": {"2024-01-01"}, "/b": {"2024-01-01"}},
+			{"/a": {"2024-03-01"}, "/b": {"2024-01-01"}},
+		}, true},
+		{"a path parameter renamed with it", []snapshot{
+			{"/a/{id}": {"2024-01-01"}},
+			{"/a/{aId}": {"2024-03-01"}},
+		}, true},
+		// A normal bump of all-versions snapshots.
+		{"a second version added beside the first", []snapshot{
+			{"/a": {"2024-01-01"}},
+			{"/a": {"2024-01-01", "2024-03-01"}},
+		}, false},
+		{"two versions elsewhere in the base", []snapshot{
+			{"/a": {"2024-01-01"}, "/b": {"2023-01-01", "2024-01-01"}},
+			{"/a": {"2024-03-01"}, "/b": {"2024-01-01"}},
+		}, false},
+		{"two versions in an earlier snapshot of the series", []snapshot{
+			{"/a": {"2024-01-01", "2024-02-01"}},
+			{"/a": {"2024-02-01"}},
+			{"/a": {"2024-03-01"}},
+		}, false},
+		{"no version changes", []snapshot{
+			{"/a": {"2024-01-01"}},
+			{"/a": {"2024-01-01"}, "/c": {"2024-03-01"}},
+		}, false},
+		{"a version replaced by an older one", []snapshot{
+			{"/a": {"2024-03-01"}},
+			{"/a": {"2024-01-01"}},
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var e SnapshotEvidence
+			for i := 1; i < len(c.series); i++ {
+				e.AddPair(ops(c.series[i-1]), ops(c.series[i]))
+			}
+			if e.LatestOnly() != c.latest {
+				t.Errorf("LatestOnly() = %v, want %v", e.LatestOnly(), c.latest)
+			}
+			cfg := DefaultConfig()
+			if cfg.DetectSnapshot(e) != c.latest || (cfg.Snapshot == LatestVersion) != c.latest {
+				t.Errorf("DetectSnapshot: mode %s, want latest-version %v", cfg.Snapshot, c.latest)
+			}
+		})
+	}
+}
+
+// TestDetectSnapshotDeclared: a config that sets snapshot:, even to
+// all-versions, is never overruled; one that leaves it out is.
+func TestDetectSnapshotDeclared(t *testing.T) {
+	var latest SnapshotEvidence
+	latest.AddPair(ops(map[string][]string{"/a": {"2024-01-01"}}), ops(map[string][]string{"/a": {"2024-03-01"}}))
+	for _, c := range []struct {
+		config string
+		want   SnapshotMode
+	}{
+		{"snapshot: all-versions\n", AllVersions},
+		{"snapshot: latest-version\n", LatestVersion},
+		{"deprecationMonths: 6\n", LatestVersion},
+		{"", LatestVersion},
+	} {
+		cfg, err := ParseConfig("apiver.yaml", []byte(c.config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.DetectSnapshot(latest)
+		if cfg.Snapshot != c.want {
+			t.Errorf("%q: mode %s, want %s", c.config, cfg.Snapshot, c.want)
+		}
+	}
+	if _, err := ParseConfig("apiver.yaml", []byte("snapshot: \"\"\n")); err == nil {
+		t.Errorf("snapshot: \"\" is accepted")
+	}
+}
