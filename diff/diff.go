@@ -173,7 +173,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if !opts.Literal {
 		normalize(report)
 	}
-	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
+	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levelsForOasdiff(levels)))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
@@ -181,7 +181,15 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	names := mediaTypeNames(opts.Product)
 	var documentChanges []Change
 	for _, c := range found {
+		i, inPair := pairIndex(c)
 		c, ok := j.clockFree(c)
+		if ok {
+			var p pairing
+			if inPair {
+				p = pairs[i]
+			}
+			c, ok = j.commonParameter(c, p)
+		}
 		if !ok || (!opts.Literal && unseenAccessModes[c.GetId()]) {
 			continue
 		}
@@ -191,7 +199,6 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			Message:  c.GetUncolorizedText(j.localize),
 			Location: locationOf(c, baseSource.Ref, revisionSource.Ref),
 		}
-		i, inPair := pairIndex(c)
 		switch {
 		case inPair:
 			p := pairs[i]
@@ -206,7 +213,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		}
 	}
 	for _, p := range pairs {
-		p.Changes = names.dedupe(append(p.Changes, j.lifecycleChanges(p)...))
+		p.Changes = names.dedupe(j.scopeRemoval(p, append(p.Changes, j.lifecycleChanges(p)...)))
 	}
 	return names.dedupe(documentChanges), nil
 }

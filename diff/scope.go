@@ -1,0 +1,161 @@
+package diff
+
+import (
+	"fmt"
+
+	"github.com/oasdiff/oasdiff/checker"
+)
+
+// oasdiff sees every pair as the one operation of a path of its own, with
+// the path-level parameters merged into it. What it says of a removal or
+// of a path-level parameter is put back here on what really changed, so
+// that a change says only what is true of the two snapshots: a version
+// removed while its operation stays is not a path removed, and a
+// parameter added to a whole path is reported as oasdiff reports it
+// between the original documents.
+
+// VersionRemoved is apiver's change of a version removed while its
+// operation stays (other versions remain). Its level is the one oasdiff
+// gives the same removal of a whole operation (api-removed-…), so those
+// ids' severities apply to it.
+const VersionRemoved = "version-removed"
+
+// OwnChange is a change id apiver reports itself, beside oasdiff's checks,
+// rated as the oasdiff check RatedAs is.
+type OwnChange struct {
+	ID, Purpose, RatedAs string
+}
+
+// OwnChanges are listed by `apiver rules` with oasdiff's checks.
+var OwnChanges = []OwnChange{
+	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation},
+}
+
+// Removal ids: oasdiff's, for a path removed and for an operation removed
+// from a path that stays.
+const (
+	pathRemovedWithoutDeprecation = "api-path-removed-without-deprecation"
+	pathRemovedWithDeprecation    = "api-path-removed-with-deprecation"
+	removedWithoutDeprecation     = "api-removed-without-deprecation"
+	removedWithDeprecation        = "api-removed-with-deprecation"
+)
+
+// operationRemovals maps oasdiff's id of a path removed to its id of an
+// operation removed from a path that stays.
+var operationRemovals = map[string]string{
+	pathRemovedWithoutDeprecation: removedWithoutDeprecation,
+	pathRemovedWithDeprecation:    removedWithDeprecation,
+	RemovedBeforeSunset:           apiRemovedBeforeSunset,
+}
+
+// Parameter ids: oasdiff's, for a parameter added to one operation and for
+// one added to every operation of a path that existed.
+const (
+	newRequiredParameter       = "new-required-request-parameter"
+	newOptionalParameter       = "new-optional-request-parameter"
+	parameterRemoved           = "request-parameter-removed"
+	newRequiredCommonParameter = "new-required-request-default-parameter-to-existing-path"
+	newOptionalCommonParameter = "new-optional-request-default-parameter-to-existing-path"
+)
+
+var commonParameterAdditions = map[string]string{
+	newRequiredParameter: newRequiredCommonParameter,
+	newOptionalParameter: newOptionalCommonParameter,
+}
+
+// rescoped are the ids whose changes scope may turn into others: oasdiff
+// reports them at their own level (levelsForOasdiff), and scope gives each
+// the level of what it becomes.
+var rescoped = []string{pathRemovedWithoutDeprecation, pathRemovedWithDeprecation, newRequiredParameter, newOptionalParameter}
+
+// levelsForOasdiff are the levels oasdiff runs with: the configured ones,
+// but none that would hide a change scope turns into another.
+func levelsForOasdiff(levels map[string]checker.Level) map[string]checker.Level {
+	out := make(map[string]checker.Level, len(levels))
+	for id, level := range levels {
+		out[id] = level
+	}
+	for _, id := range rescoped {
+		delete(out, id)
+	}
+	return out
+}
+
+// commonParameter reports a parameter that a pair's operation takes from
+// its path item as oasdiff does between the original documents: one added
+// to the path item of a path that existed is a default parameter added to
+// an existing path, and one removed from the path item is not reported
+// (oasdiff compares path-level parameters only to find additions).
+func (j judge) commonParameter(c checker.Change, p pairing) (checker.Change, bool) {
+	id := c.GetId()
+	if id != newRequiredParameter && id != newOptionalParameter && id != parameterRemoved {
+		return c, true
+	}
+	api, ok := c.(checker.ApiChange)
+	if !ok || len(api.Args) < 2 {
+		return c, true
+	}
+	in, _ := api.Args[0].(string)
+	name, _ := api.Args[1].(string)
+	key := paramKey{in, name}
+	if id == parameterRemoved {
+		return c, p.base == nil || !p.base.common[key]
+	}
+	if p.base != nil && p.revision != nil && p.revision.common[key] && in != "path" {
+		api.Id = commonParameterAdditions[id]
+	}
+	api.Level = j.level(api.Id)
+	return api, api.Level != checker.NONE
+}
+
+// scopeRemoval names a removal by what the revision still has of it: a
+// path removed stays so; an operation removed from a path that stays is
+// oasdiff's api-removed-…; a version removed while its operation stays is
+// version-removed (lifecycleChanges), so oasdiff's path removal goes.
+func (j judge) scopeRemoval(p pairing, changes []Change) []Change {
+	if p.Kind != Removed || p.remains == nothing {
+		return changes
+	}
+	out := changes[:0]
+	for _, c := range changes {
+		id, ok := operationRemovals[c.ID]
+		switch {
+		case !ok:
+			out = append(out, c)
+		case p.remains == samePath:
+			level := j.level(id)
+			if level == checker.NONE {
+				continue
+			}
+			c.ID, c.Level = id, LevelOf(level)
+			if id == apiRemovedBeforeSunset {
+				c.Message = j.localize(id, p.base.sunset)
+			} else {
+				c.Message = j.localize(id)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// versionRemoval judges a version removed while its operation stays as
+// oasdiff judges an operation removed (the verdict is the id whose level
+// it takes), and states it, naming the version that succeeds it. A version
+// was deprecated when its operation was, or when the base already had a
+// newer version.
+func (j judge) versionRemoval(p pairing) (verdict, message string) {
+	base := p.base
+	switch {
+	case !base.op.Deprecated && !p.superseded:
+		verdict, message = removedWithoutDeprecation, fmt.Sprintf("version %s removed without deprecation", p.Version)
+	case !base.sunset.IsZero() && j.date.Before(base.sunset):
+		verdict, message = apiRemovedBeforeSunset, fmt.Sprintf("version %s removed before its sunset date %s", p.Version, base.sunset)
+	default:
+		verdict, message = removedWithDeprecation, fmt.Sprintf("version %s removed after its deprecation", p.Version)
+	}
+	if p.Successor != "" {
+		message += fmt.Sprintf("; version %s succeeds it", p.Successor)
+	}
+	return verdict, message
+}
