@@ -28,6 +28,10 @@ type Options struct {
 	// Literal compares schema keywords as written, without the
 	// equivalences: for tests that show what the equivalences remove.
 	Literal bool
+	// LatestVersion says the snapshots publish only the newest version of
+	// each operation: a version that a newer one replaces in the revision
+	// is deprecated, not removed (policy's latest-version snapshot mode).
+	LatestVersion bool
 	// Plan, when set, is what the fast pass found unchanged between the two
 	// snapshots of Compare (specs.PlanPair): those operations and
 	// components are not diffed, as they can produce no change.
@@ -177,7 +181,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
-	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
+	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
 	names := mediaTypeNames(opts.Product)
 	var documentChanges []Change
 	for _, c := range found {

@@ -20,6 +20,11 @@ import (
 // ids' severities apply to it.
 const VersionRemoved = "version-removed"
 
+// VersionReplaced is apiver's change of a version that a newer one
+// replaces in a latest-version series: deprecated, not removed. It is
+// rated as endpoint-deprecated.
+const VersionReplaced = "version-replaced"
+
 // OwnChange is a change id apiver reports itself, beside oasdiff's checks,
 // rated as the oasdiff check RatedAs is.
 type OwnChange struct {
@@ -29,6 +34,7 @@ type OwnChange struct {
 // OwnChanges are listed by `apiver rules` with oasdiff's checks.
 var OwnChanges = []OwnChange{
 	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation},
+	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated},
 }
 
 // Removal ids: oasdiff's, for a path removed and for an operation removed
@@ -111,7 +117,8 @@ func (j judge) commonParameter(c checker.Change, p pairing) (checker.Change, boo
 // scopeRemoval names a removal by what the revision still has of it: a
 // path removed stays so; an operation removed from a path that stays is
 // oasdiff's api-removed-…; a version removed while its operation stays is
-// version-removed (lifecycleChanges), so oasdiff's path removal goes.
+// version-removed or version-replaced (lifecycleChanges), so oasdiff's
+// path removal goes.
 func (j judge) scopeRemoval(p pairing, changes []Change) []Change {
 	if p.Kind != Removed || p.remains == nothing {
 		return changes
@@ -143,10 +150,13 @@ func (j judge) scopeRemoval(p pairing, changes []Change) []Change {
 // oasdiff judges an operation removed (the verdict is the id whose level
 // it takes), and states it, naming the version that succeeds it. A version
 // was deprecated when its operation was, or when the base already had a
-// newer version.
-func (j judge) versionRemoval(p pairing) (verdict, message string) {
+// newer version. In a latest-version series, a version that a newer one
+// replaces here is deprecated by it, not removed.
+func (j judge) versionRemoval(p pairing) (id, verdict, message string) {
 	base := p.base
 	switch {
+	case j.latestVersion && !p.superseded && p.Successor != "":
+		return VersionReplaced, EndpointDeprecated, fmt.Sprintf("version %s replaced by version %s: deprecated, not removed, as the snapshots publish only the latest version", p.Version, p.Successor)
 	case !base.op.Deprecated && !p.superseded:
 		verdict, message = removedWithoutDeprecation, fmt.Sprintf("version %s removed without deprecation", p.Version)
 	case !base.sunset.IsZero() && j.date.Before(base.sunset):
@@ -157,5 +167,5 @@ func (j judge) versionRemoval(p pairing) (verdict, message string) {
 	if p.Successor != "" {
 		message += fmt.Sprintf("; version %s succeeds it", p.Successor)
 	}
-	return verdict, message
+	return VersionRemoved, verdict, message
 }

@@ -53,32 +53,39 @@ paths:
             application/vnd.example.2024-03-01+json: {schema: {type: integer}}
             application/vnd.example.2024-09-01+json: {schema: {type: number}}
 `
-	res := compare(t, base, revision)
-	var got []removal
-	for _, p := range res.Pairs {
-		if p.Kind != diff.Removed {
-			continue
+	for _, latest := range []bool{false, true} {
+		res := compare(t, base, revision, latest)
+		var got []removal
+		for _, p := range res.Pairs {
+			if p.Kind != diff.Removed {
+				continue
+			}
+			r := removal{Operation: p.Operation, Version: p.Version, Successor: p.Successor}
+			for _, c := range p.Changes {
+				r.IDs, r.Level = append(r.IDs, c.ID), c.Level
+			}
+			got = append(got, r)
 		}
-		r := removal{Operation: p.Operation, Version: p.Version, Successor: p.Successor}
-		for _, c := range p.Changes {
-			r.IDs, r.Level = append(r.IDs, c.ID), c.Level
+		// Replaced in this revision: removed without deprecation, or in a
+		// latest-version series deprecated by its successor.
+		replaced := removal{Operation: "GET /widgets", Version: "2024-06-01", Successor: "2024-09-01", IDs: []string{diff.VersionRemoved}, Level: diff.Error}
+		if latest {
+			replaced.IDs, replaced.Level = []string{diff.VersionReplaced}, diff.Info
 		}
-		got = append(got, r)
-	}
-	want := []removal{
-		{Operation: "GET /reports", IDs: []string{"api-path-removed-without-deprecation"}, Level: diff.Error},
-		{Operation: "DELETE /widgets", IDs: []string{"api-removed-without-deprecation"}, Level: diff.Error},
-		// Deprecated by 2024-03-01, which the base already had.
-		{Operation: "GET /widgets", Version: "2024-01-01", Successor: "2024-03-01", IDs: []string{diff.VersionRemoved}, Level: diff.Info},
-		// Replaced in this revision: removed without deprecation.
-		{Operation: "GET /widgets", Version: "2024-06-01", Successor: "2024-09-01", IDs: []string{diff.VersionRemoved}, Level: diff.Error},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("removed pairs (-want +got):\n%s", d)
+		want := []removal{
+			{Operation: "GET /reports", IDs: []string{"api-path-removed-without-deprecation"}, Level: diff.Error},
+			{Operation: "DELETE /widgets", IDs: []string{"api-removed-without-deprecation"}, Level: diff.Error},
+			// Deprecated by 2024-03-01, which the base already had.
+			{Operation: "GET /widgets", Version: "2024-01-01", Successor: "2024-03-01", IDs: []string{diff.VersionRemoved}, Level: diff.Info},
+			replaced,
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("latest-version %v: removed pairs (-want +got):\n%s", latest, d)
+		}
 	}
 }
 
-func compare(t *testing.T, base, revision string) *diff.Result {
+func compare(t *testing.T, base, revision string, latestVersion bool) *diff.Result {
 	t.Helper()
 	dir := t.TempDir()
 	load := func(name, text string) *specs.Snapshot {
@@ -92,7 +99,7 @@ func compare(t *testing.T, base, revision string) *diff.Result {
 		}
 		return s
 	}
-	res, err := diff.Compare(load("base.yaml", base), load("revision.yaml", revision), diff.Options{Product: "example", Date: civil.Date{Year: 2025, Month: 1, Day: 1}})
+	res, err := diff.Compare(load("base.yaml", base), load("revision.yaml", revision), diff.Options{Product: "example", Date: civil.Date{Year: 2025, Month: 1, Day: 1}, LatestVersion: latestVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,7 @@ type judge struct {
 	localize             checker.Localizer
 	levels               map[string]checker.Level
 	date                 civil.Date
+	latestVersion        bool
 	baseRef, revisionRef string
 }
 
@@ -132,8 +133,8 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			add(SunsetChangedTooSmall, SunsetChangedTooSmall, revision, j.revisionRef, "x-sunset", j.localize(SunsetChangedTooSmall, base.sunset, revision.sunset, base.sunset, 0))
 		}
 	case base != nil && revision == nil && p.remains == sameOperation:
-		verdict, message := j.versionRemoval(p)
-		add(VersionRemoved, verdict, base, j.baseRef, "", message)
+		id, verdict, message := j.versionRemoval(p)
+		add(id, verdict, base, j.baseRef, "", message)
 	case base != nil && revision == nil:
 		if base.op.Deprecated && !base.sunset.IsZero() && j.date.Before(base.sunset) {
 			add(RemovedBeforeSunset, RemovedBeforeSunset, base, j.baseRef, "", j.localize(RemovedBeforeSunset, base.sunset))
