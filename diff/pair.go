@@ -30,6 +30,9 @@ type pairing struct {
 	// superseded is, for a removed version, whether the base already had a
 	// newer version of the operation: the version was deprecated by it.
 	superseded bool
+	// existing is, for an added version, whether the base already had its
+	// operation.
+	existing bool
 }
 
 // remainder is what the revision still has of a removed operation-version.
@@ -68,6 +71,11 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 	var pairs []pairing
 	add := func(p Pair, b, r *side) { pairs = append(pairs, pairing{Pair: &p, base: b, revision: r}) }
+	// addVersion adds a version with nothing before it; existing says the
+	// base already had its operation.
+	addVersion := func(p Pair, r *side, existing bool) {
+		pairs = append(pairs, pairing{Pair: &p, revision: r, existing: existing})
+	}
 
 	for _, r := range revOps {
 		b := baseByKey[r.Key()]
@@ -106,7 +114,7 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			case b != nil && b.Unversioned != nil:
 				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, "", b.Unversioned), revSide(r, v.Name, v.View))
 			default:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.Name, v.View))
+				addVersion(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, revSide(r, v.Name, v.View), b != nil)
 			}
 		}
 		for _, v := range r.PreRelease {
@@ -119,7 +127,7 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			if old := preRelease(b, v.Name); old != nil {
 				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 			} else {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.Name, v.View))
+				addVersion(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, revSide(r, v.Name, v.View), b != nil)
 			}
 		}
 	}

@@ -20,6 +20,10 @@ import (
 // ids' severities apply to it.
 const VersionRemoved = "version-removed"
 
+// VersionAdded is apiver's change of a version added to an operation the
+// base already had. It is rated as endpoint-added.
+const VersionAdded = "version-added"
+
 // VersionReplaced is apiver's change of a version that a newer one
 // replaces in a latest-version series: deprecated, not removed. It is
 // rated as endpoint-deprecated.
@@ -35,7 +39,10 @@ type OwnChange struct {
 var OwnChanges = []OwnChange{
 	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation},
 	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated},
+	{VersionAdded, "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", endpointAdded},
 }
+
+const endpointAdded = "endpoint-added"
 
 // Removal ids: oasdiff's, for a path removed and for an operation removed
 // from a path that stays.
@@ -114,12 +121,21 @@ func (j judge) commonParameter(c checker.Change, p pairing) (checker.Change, boo
 	return api, api.Level != checker.NONE
 }
 
-// scopeRemoval names a removal by what the revision still has of it: a
-// path removed stays so; an operation removed from a path that stays is
-// oasdiff's api-removed-…; a version removed while its operation stays is
-// version-removed or version-replaced (lifecycleChanges), so oasdiff's
-// path removal goes.
-func (j judge) scopeRemoval(p pairing, changes []Change) []Change {
+// scope names an addition or a removal by what the other snapshot has of
+// it. A version added to an operation that existed is version-added, not
+// an endpoint added. A path removed stays so; an operation removed from a
+// path that stays is oasdiff's api-removed-…; a version removed while its
+// operation stays is version-removed or version-replaced
+// (lifecycleChanges), so oasdiff's path removal goes.
+func (j judge) scope(p pairing, changes []Change) []Change {
+	if p.Kind == Added && p.existing {
+		for i, c := range changes {
+			if c.ID == endpointAdded {
+				changes[i].ID, changes[i].Message = VersionAdded, fmt.Sprintf("version %s added to the existing operation", p.Version)
+			}
+		}
+		return changes
+	}
 	if p.Kind != Removed || p.remains == nothing {
 		return changes
 	}
