@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/oasdiff/oasdiff/checker"
 )
@@ -84,10 +85,7 @@ var rescoped = []string{pathRemovedWithoutDeprecation, pathRemovedWithDeprecatio
 // levelsForOasdiff are the levels oasdiff runs with: the configured ones,
 // but none that would hide a change scope turns into another.
 func levelsForOasdiff(levels map[string]checker.Level) map[string]checker.Level {
-	out := make(map[string]checker.Level, len(levels))
-	for id, level := range levels {
-		out[id] = level
-	}
+	out := maps.Clone(levels)
 	for _, id := range rescoped {
 		delete(out, id)
 	}
@@ -136,7 +134,7 @@ func (j judge) scope(p pairing, changes []Change) []Change {
 		}
 		return changes
 	}
-	if p.Kind != Removed || p.remains == nothing {
+	if p.Kind != Removed {
 		return changes
 	}
 	out := changes[:0]
@@ -145,19 +143,24 @@ func (j judge) scope(p pairing, changes []Change) []Change {
 		switch {
 		case !ok:
 			out = append(out, c)
-		case p.remains == samePath:
-			level := j.level(id)
-			if level == checker.NONE {
-				continue
-			}
-			c.ID, c.Level = id, LevelOf(level)
+			continue
+		case p.remains == sameOperation:
+			continue
+		case p.remains == nothing:
+			id = c.ID
+		}
+		level := j.level(id)
+		if level == checker.NONE {
+			continue
+		}
+		if id != c.ID {
+			c.ID, c.Message = id, j.localize(id)
 			if id == apiRemovedBeforeSunset {
 				c.Message = j.localize(id, p.base.sunset)
-			} else {
-				c.Message = j.localize(id)
 			}
-			out = append(out, c)
 		}
+		c.Level = LevelOf(level)
+		out = append(out, c)
 	}
 	return out
 }

@@ -94,8 +94,8 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 	var out []Change
 	// add places the change at the operation's field (deprecated,
 	// x-sunset), else at the operation.
-	// add rates the change as the check levelID (its own id, but for a
-	// version removed).
+	// add rates the change as the check levelID: its own id, or for
+	// apiver's own changes the check they are rated as.
 	add := func(id, levelID string, s *side, ref, field, message string) *Change {
 		level := j.level(levelID)
 		if level == checker.NONE {
