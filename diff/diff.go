@@ -28,6 +28,10 @@ type Options struct {
 	// Literal compares schema keywords as written, without the
 	// equivalences: for tests that show what the equivalences remove.
 	Literal bool
+	// LatestVersion says the snapshots publish only the newest version of
+	// each operation: a version that a newer one replaces in the revision
+	// is deprecated, not removed (policy's latest-version snapshot mode).
+	LatestVersion bool
 	// Plan, when set, is what the fast pass found unchanged between the two
 	// snapshots of Compare (specs.PlanPair): those operations and
 	// components are not diffed, as they can produce no change.
@@ -173,15 +177,23 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if !opts.Literal {
 		normalize(report)
 	}
-	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levels))
+	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levelsForOasdiff(levels)))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
-	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
+	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
 	names := mediaTypeNames(opts.Product)
 	var documentChanges []Change
 	for _, c := range found {
+		i, inPair := pairIndex(c)
 		c, ok := j.clockFree(c)
+		if ok {
+			var p pairing
+			if inPair {
+				p = pairs[i]
+			}
+			c, ok = j.commonParameter(c, p)
+		}
 		if !ok || (!opts.Literal && unseenAccessModes[c.GetId()]) {
 			continue
 		}
@@ -191,7 +203,6 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			Message:  c.GetUncolorizedText(j.localize),
 			Location: locationOf(c, baseSource.Ref, revisionSource.Ref),
 		}
-		i, inPair := pairIndex(c)
 		switch {
 		case inPair:
 			p := pairs[i]
@@ -206,7 +217,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		}
 	}
 	for _, p := range pairs {
-		p.Changes = names.dedupe(append(p.Changes, j.lifecycleChanges(p)...))
+		p.Changes = names.dedupe(j.scope(p, append(p.Changes, j.lifecycleChanges(p)...)))
 	}
 	return names.dedupe(documentChanges), nil
 }

@@ -83,7 +83,10 @@ type Pair struct {
 	// Predecessor is, for a bump, the version compared against ("" when the
 	// predecessor is the unversioned operation).
 	Predecessor string
-	Changes     []Change
+	// Successor is, for a removed version whose operation stays, the
+	// oldest newer version the revision has ("" when none).
+	Successor string
+	Changes   []Change
 }
 
 // Breaking reports whether any change of the pair is an error.

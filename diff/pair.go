@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"strings"
+
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -13,12 +15,37 @@ type side struct {
 	op   *openapi3.Operation
 	// sunset is the version's x-sunset, zero when none.
 	sunset civil.Date
+	// common are the parameters the view takes from its path item (those
+	// the operation does not override), by location and name.
+	common map[paramKey]bool
 }
+
+type paramKey struct{ in, name string }
 
 type pairing struct {
 	*Pair
 	base, revision *side
+	// remains is, for a removal, what the revision still has of it.
+	remains remainder
+	// superseded is, for a removed version, whether the base already had a
+	// newer version of the operation: the version was deprecated by it.
+	superseded bool
+	// existing is, for an added version, whether the base already had its
+	// operation.
+	existing bool
 }
+
+// remainder is what the revision still has of a removed operation-version.
+type remainder int
+
+const (
+	// nothing: the path is gone, with every operation on it.
+	nothing remainder = iota
+	// samePath: the path stays with other operations; this one is gone.
+	samePath
+	// sameOperation: the operation stays with other versions.
+	sameOperation
+)
 
 // pairUp decides what each operation-version of the revision is compared
 // with, and which ones of the base are gone.
@@ -31,15 +58,24 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 	for _, op := range revOps {
 		revByKey[op.Key()] = op
 	}
+	revPaths := map[string]bool{}
+	for _, op := range revOps {
+		revPaths[pathKey(op)] = true
+	}
 	baseSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: base.Path, op: view, sunset: op.Sunset(version)}
+		return &side{path: op.Path, file: base.Path, op: view, sunset: op.Sunset(version), common: commonParameters(base.Doc, op)}
 	}
 	revSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: revision.Path, op: view, sunset: op.Sunset(version)}
+		return &side{path: op.Path, file: revision.Path, op: view, sunset: op.Sunset(version), common: commonParameters(revision.Doc, op)}
 	}
 
 	var pairs []pairing
 	add := func(p Pair, b, r *side) { pairs = append(pairs, pairing{Pair: &p, base: b, revision: r}) }
+	// addVersion adds a version with nothing before it; existing says the
+	// base already had its operation.
+	addVersion := func(p Pair, r *side, existing bool) {
+		pairs = append(pairs, pairing{Pair: &p, revision: r, existing: existing})
+	}
 
 	for _, r := range revOps {
 		b := baseByKey[r.Key()]
@@ -78,7 +114,7 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			case b != nil && b.Unversioned != nil:
 				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Bump}, baseSide(b, "", b.Unversioned), revSide(r, v.Name, v.View))
 			default:
-				add(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, nil, revSide(r, v.Name, v.View))
+				addVersion(Pair{Operation: r.Name(), Version: v.Name, Kind: Added}, revSide(r, v.Name, v.View), b != nil)
 			}
 		}
 		for _, v := range r.PreRelease {
@@ -91,31 +127,74 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			if old := preRelease(b, v.Name); old != nil {
 				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Same}, baseSide(b, v.Name, old.View), revSide(r, v.Name, v.View))
 			} else {
-				add(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, nil, revSide(r, v.Name, v.View))
+				addVersion(Pair{Operation: r.Name(), Version: v.Name, PreRelease: true, Kind: Added}, revSide(r, v.Name, v.View), b != nil)
 			}
 		}
 	}
 
 	for _, b := range baseOps {
 		r := revByKey[b.Key()]
+		remains := nothing
+		switch {
+		case r != nil:
+			remains = sameOperation
+		case revPaths[pathKey(b)]:
+			remains = samePath
+		}
+		removed := func(p Pair, view *openapi3.Operation) {
+			if r != nil {
+				p.Successor = successor(r, p.Version)
+			}
+			pairs = append(pairs, pairing{Pair: &p, base: baseSide(b, p.Version, view), remains: remains, superseded: successor(b, p.Version) != ""})
+		}
 		if !b.Versioned() {
 			if r == nil {
-				add(Pair{Operation: b.Name(), Kind: Removed, PreRelease: b.Unstable()}, baseSide(b, "", b.Unversioned), nil)
+				removed(Pair{Operation: b.Name(), Kind: Removed, PreRelease: b.Unstable()}, b.Unversioned)
 			}
 			continue
 		}
 		for _, v := range b.Versions {
 			if r == nil || (r.Version(v.Name) == nil && preRelease(r, v.Name) == nil) {
-				add(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
+				removed(Pair{Operation: b.Name(), Version: v.Name, Kind: Removed}, v.View)
 			}
 		}
 		for _, v := range b.PreRelease {
 			if preRelease(r, v.Name) == nil && (r == nil || r.Version(v.Name) == nil) {
-				add(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, baseSide(b, v.Name, v.View), nil)
+				removed(Pair{Operation: b.Name(), Version: v.Name, PreRelease: true, Kind: Removed}, v.View)
 			}
 		}
 	}
 	return pairs
+}
+
+// pathKey is an operation's path with its parameter names left out, as
+// operations pair across snapshots.
+func pathKey(op *specs.Operation) string { return strings.TrimPrefix(op.Key(), op.Method+" ") }
+
+// successor is the oldest version of op newer than name: the one that
+// succeeds a removed version.
+func successor(op *specs.Operation, name string) string {
+	for _, v := range op.Versions {
+		if v.Name > name {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+// commonParameters are the parameters op takes from its path item.
+func commonParameters(doc *openapi3.T, op *specs.Operation) map[paramKey]bool {
+	item := doc.Paths.Value(op.Path)
+	if item == nil || len(item.Parameters) == 0 {
+		return nil
+	}
+	common := map[paramKey]bool{}
+	for _, p := range item.Parameters {
+		if p.Value != nil && op.Op.Parameters.GetByInAndName(p.Value.In, p.Value.Name) == nil {
+			common[paramKey{p.Value.In, p.Value.Name}] = true
+		}
+	}
+	return common
 }
 
 // olderVersion is the newest version of op older than name, or nil.

@@ -48,6 +48,7 @@ type judge struct {
 	localize             checker.Localizer
 	levels               map[string]checker.Level
 	date                 civil.Date
+	latestVersion        bool
 	baseRef, revisionRef string
 }
 
@@ -93,8 +94,10 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 	var out []Change
 	// add places the change at the operation's field (deprecated,
 	// x-sunset), else at the operation.
-	add := func(id string, s *side, ref, field, message string) *Change {
-		level := j.level(id)
+	// add rates the change as the check levelID: its own id, or for
+	// apiver's own changes the check they are rated as.
+	add := func(id, levelID string, s *side, ref, field, message string) *Change {
+		level := j.level(levelID)
 		if level == checker.NONE {
 			return nil
 		}
@@ -121,17 +124,20 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			if !revision.sunset.IsZero() {
 				message = j.localize(endpointDeprecatedSunset, revision.sunset)
 			}
-			if c := add(EndpointDeprecated, revision, j.revisionRef, "deprecated", message); c != nil && !revision.sunset.IsZero() {
+			if c := add(EndpointDeprecated, EndpointDeprecated, revision, j.revisionRef, "deprecated", message); c != nil && !revision.sunset.IsZero() {
 				c.Sunset = revision.sunset.String()
 			}
 		}
 		if base.op.Deprecated && revision.op.Deprecated && !base.sunset.IsZero() && !revision.sunset.IsZero() &&
 			revision.sunset.Before(base.sunset) && revision.sunset.Before(j.date) {
-			add(SunsetChangedTooSmall, revision, j.revisionRef, "x-sunset", j.localize(SunsetChangedTooSmall, base.sunset, revision.sunset, base.sunset, 0))
+			add(SunsetChangedTooSmall, SunsetChangedTooSmall, revision, j.revisionRef, "x-sunset", j.localize(SunsetChangedTooSmall, base.sunset, revision.sunset, base.sunset, 0))
 		}
+	case base != nil && revision == nil && p.remains == sameOperation:
+		id, verdict, message := j.versionRemoval(p)
+		add(id, verdict, base, j.baseRef, "", message)
 	case base != nil && revision == nil:
 		if base.op.Deprecated && !base.sunset.IsZero() && j.date.Before(base.sunset) {
-			add(RemovedBeforeSunset, base, j.baseRef, "", j.localize(RemovedBeforeSunset, base.sunset))
+			add(RemovedBeforeSunset, RemovedBeforeSunset, base, j.baseRef, "", j.localize(RemovedBeforeSunset, base.sunset))
 		}
 	}
 	return out
@@ -164,7 +170,7 @@ var DocumentChecks = []string{
 // JudgedByDate reports the checks apiver rates itself against the policy's
 // date instead of oasdiff's wall clock.
 func JudgedByDate(id string) bool {
-	return id == EndpointDeprecated || id == RemovedBeforeSunset || id == SunsetChangedTooSmall
+	return id == EndpointDeprecated || id == RemovedBeforeSunset || id == apiRemovedBeforeSunset || id == SunsetChangedTooSmall
 }
 
 // DroppedForClock reports oasdiff's checks apiver never reports because

@@ -16,7 +16,9 @@ type CatalogueEntry struct {
 	// For oasdiff checks: oasdiff's own level, and where the check looks:
 	// "operation", "document" (changes with an empty operation and
 	// version), "date" (judged by apiver against --date) or "off-clock"
-	// (never reported: oasdiff would read the wall clock).
+	// (never reported: oasdiff would read the wall clock). apiver's own
+	// changes have scope "apiver" and the level of the check they are
+	// rated as.
 	OasdiffLevel string `json:"oasdiffLevel,omitempty"`
 	Scope        string `json:"scope,omitempty"`
 }
@@ -61,6 +63,14 @@ func BuildCatalogue(cfg Config) Catalogue {
 			ID: r.Id, Purpose: localize(r.Id + "-description"), Severity: severity,
 			OasdiffLevel: string(diff.LevelOf(r.Level)), Scope: checkScope(r.Id),
 		})
+	}
+	for _, c := range diff.OwnChanges {
+		oasdiffLevel := string(diff.LevelOf(oaschecker.GetCheckLevels()[c.RatedAs]))
+		severity := oasdiffLevel
+		if s, ok := overrides[c.RatedAs]; ok {
+			severity = s
+		}
+		cat.Checks = append(cat.Checks, CatalogueEntry{ID: c.ID, Purpose: c.Purpose, Severity: severity, OasdiffLevel: oasdiffLevel, Scope: "apiver"})
 	}
 	slices.SortFunc(cat.Checks, func(a, b CatalogueEntry) int { return cmp.Compare(a.ID, b.ID) })
 	for _, e := range diff.Equivalences {

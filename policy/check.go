@@ -314,9 +314,13 @@ func (c *checker) removedVersions() {
 		default:
 			continue
 		}
+		message := fmt.Sprintf("Version %s was removed %s.", p.Version, why)
+		if p.Successor != "" {
+			message = fmt.Sprintf("Version %s was removed %s; version %s succeeds it.", p.Version, why, p.Successor)
+		}
 		c.add(Finding{
 			Rule: VersionRemovedBeforeSunset, Operation: p.Operation, Version: p.Version, Location: l.Location,
-			Message: fmt.Sprintf("Version %s was removed %s.", p.Version, why),
+			Message: message,
 		}, "")
 	}
 }

@@ -130,6 +130,8 @@ func Rules(w io.Writer, format string, cat policy.Catalogue) error {
 			notes = append(notes, "judged by apiver against --date")
 		case "off-clock":
 			notes = append(notes, "never reported: oasdiff reads the wall clock")
+		case "apiver":
+			notes = append(notes, "apiver's own change")
 		}
 		note := ""
 		if len(notes) > 0 {

@@ -218,7 +218,7 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if err != nil {
 		return nil, err
 	}
-	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date})
+	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date, LatestVersion: cfg.Snapshot == policy.LatestVersion})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,190 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/oasdiff/oasdiff/checker"
+)
+
+// oasdiff sees every pair as the one operation of a path of its own, with
+// the path-level parameters merged into it. What it says of a removal or
+// of a path-level parameter is put back here on what really changed, so
+// that a change says only what is true of the two snapshots: a version
+// removed while its operation stays is not a path removed, and a
+// parameter added to a whole path is reported as oasdiff reports it
+// between the original documents.
+
+// VersionRemoved is apiver's change of a version removed while its
+// operation stays (other versions remain). Its level is the one oasdiff
+// gives the same removal of a whole operation (api-removed-…), so those
+// ids' severities apply to it.
+const VersionRemoved = "version-removed"
+
+// VersionAdded is apiver's change of a version added to an operation the
+// base already had. It is rated as endpoint-added.
+const VersionAdded = "version-added"
+
+// VersionReplaced is apiver's change of a version that a newer one
+// replaces in a latest-version series: deprecated, not removed. It is
+// rated as endpoint-deprecated.
+const VersionReplaced = "version-replaced"
+
+// OwnChange is a change id apiver reports itself, beside oasdiff's checks,
+// rated as the oasdiff check RatedAs is.
+type OwnChange struct {
+	ID, Purpose, RatedAs string
+}
+
+// OwnChanges are listed by `apiver rules` with oasdiff's checks.
+var OwnChanges = []OwnChange{
+	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation},
+	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated},
+	{VersionAdded, "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", endpointAdded},
+}
+
+const endpointAdded = "endpoint-added"
+
+// Removal ids: oasdiff's, for a path removed and for an operation removed
+// from a path that stays.
+const (
+	pathRemovedWithoutDeprecation = "api-path-removed-without-deprecation"
+	pathRemovedWithDeprecation    = "api-path-removed-with-deprecation"
+	removedWithoutDeprecation     = "api-removed-without-deprecation"
+	removedWithDeprecation        = "api-removed-with-deprecation"
+)
+
+// operationRemovals maps oasdiff's id of a path removed to its id of an
+// operation removed from a path that stays.
+var operationRemovals = map[string]string{
+	pathRemovedWithoutDeprecation: removedWithoutDeprecation,
+	pathRemovedWithDeprecation:    removedWithDeprecation,
+	RemovedBeforeSunset:           apiRemovedBeforeSunset,
+}
+
+// Parameter ids: oasdiff's, for a parameter added to one operation and for
+// one added to every operation of a path that existed.
+const (
+	newRequiredParameter       = "new-required-request-parameter"
+	newOptionalParameter       = "new-optional-request-parameter"
+	parameterRemoved           = "request-parameter-removed"
+	newRequiredCommonParameter = "new-required-request-default-parameter-to-existing-path"
+	newOptionalCommonParameter = "new-optional-request-default-parameter-to-existing-path"
+)
+
+var commonParameterAdditions = map[string]string{
+	newRequiredParameter: newRequiredCommonParameter,
+	newOptionalParameter: newOptionalCommonParameter,
+}
+
+// rescoped are the ids whose changes scope may turn into others: oasdiff
+// reports them at their own level (levelsForOasdiff), and scope gives each
+// the level of what it becomes.
+var rescoped = []string{pathRemovedWithoutDeprecation, pathRemovedWithDeprecation, newRequiredParameter, newOptionalParameter}
+
+// levelsForOasdiff are the levels oasdiff runs with: the configured ones,
+// but none that would hide a change scope turns into another.
+func levelsForOasdiff(levels map[string]checker.Level) map[string]checker.Level {
+	out := maps.Clone(levels)
+	for _, id := range rescoped {
+		delete(out, id)
+	}
+	return out
+}
+
+// commonParameter reports a parameter that a pair's operation takes from
+// its path item as oasdiff does between the original documents: one added
+// to the path item of a path that existed is a default parameter added to
+// an existing path, and one removed from the path item is not reported
+// (oasdiff compares path-level parameters only to find additions).
+func (j judge) commonParameter(c checker.Change, p pairing) (checker.Change, bool) {
+	id := c.GetId()
+	if id != newRequiredParameter && id != newOptionalParameter && id != parameterRemoved {
+		return c, true
+	}
+	api, ok := c.(checker.ApiChange)
+	if !ok || len(api.Args) < 2 {
+		return c, true
+	}
+	in, _ := api.Args[0].(string)
+	name, _ := api.Args[1].(string)
+	key := paramKey{in, name}
+	if id == parameterRemoved {
+		return c, p.base == nil || !p.base.common[key]
+	}
+	if p.base != nil && p.revision != nil && p.revision.common[key] && in != "path" {
+		api.Id = commonParameterAdditions[id]
+	}
+	api.Level = j.level(api.Id)
+	return api, api.Level != checker.NONE
+}
+
+// scope names an addition or a removal by what the other snapshot has of
+// it. A version added to an operation that existed is version-added, not
+// an endpoint added. A path removed stays so; an operation removed from a
+// path that stays is oasdiff's api-removed-…; a version removed while its
+// operation stays is version-removed or version-replaced
+// (lifecycleChanges), so oasdiff's path removal goes.
+func (j judge) scope(p pairing, changes []Change) []Change {
+	if p.Kind == Added && p.existing {
+		for i, c := range changes {
+			if c.ID == endpointAdded {
+				changes[i].ID, changes[i].Message = VersionAdded, fmt.Sprintf("version %s added to the existing operation", p.Version)
+			}
+		}
+		return changes
+	}
+	if p.Kind != Removed {
+		return changes
+	}
+	out := changes[:0]
+	for _, c := range changes {
+		id, ok := operationRemovals[c.ID]
+		switch {
+		case !ok:
+			out = append(out, c)
+			continue
+		case p.remains == sameOperation:
+			continue
+		case p.remains == nothing:
+			id = c.ID
+		}
+		level := j.level(id)
+		if level == checker.NONE {
+			continue
+		}
+		if id != c.ID {
+			c.ID, c.Message = id, j.localize(id)
+			if id == apiRemovedBeforeSunset {
+				c.Message = j.localize(id, p.base.sunset)
+			}
+		}
+		c.Level = LevelOf(level)
+		out = append(out, c)
+	}
+	return out
+}
+
+// versionRemoval judges a version removed while its operation stays as
+// oasdiff judges an operation removed (the verdict is the id whose level
+// it takes), and states it, naming the version that succeeds it. A version
+// was deprecated when its operation was, or when the base already had a
+// newer version. In a latest-version series, a version that a newer one
+// replaces here is deprecated by it, not removed.
+func (j judge) versionRemoval(p pairing) (id, verdict, message string) {
+	base := p.base
+	switch {
+	case j.latestVersion && !p.superseded && p.Successor != "":
+		return VersionReplaced, EndpointDeprecated, fmt.Sprintf("version %s replaced by version %s: deprecated, not removed, as the snapshots publish only the latest version", p.Version, p.Successor)
+	case !base.op.Deprecated && !p.superseded:
+		verdict, message = removedWithoutDeprecation, fmt.Sprintf("version %s removed without deprecation", p.Version)
+	case !base.sunset.IsZero() && j.date.Before(base.sunset):
+		verdict, message = apiRemovedBeforeSunset, fmt.Sprintf("version %s removed before its sunset date %s", p.Version, base.sunset)
+	default:
+		verdict, message = removedWithDeprecation, fmt.Sprintf("version %s removed after its deprecation", p.Version)
+	}
+	if p.Successor != "" {
+		message += fmt.Sprintf("; version %s succeeds it", p.Successor)
+	}
+	return VersionRemoved, verdict, message
+}
