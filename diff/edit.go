@@ -24,6 +24,9 @@ type Edit struct {
 	// Value is the enum value the change adds or removes, "" for other
 	// changes.
 	Value string
+	// Property is the changed property's own name, "" when the message
+	// names none: only changes of a property are made to sibling schemas.
+	Property string
 	// Place is the path of the changed property without the property's
 	// own name: it tells sibling schemas apart. "" for a property at the
 	// top of a body and for changes of no property.
@@ -46,7 +49,7 @@ func EditOf(id, message string) Edit {
 		args[t.Value] = "…"
 	}
 	if t.Target >= 0 {
-		e.Place, _ = splitProperty(args[t.Target])
+		e.Place, e.Property = splitProperty(args[t.Target])
 	}
 	e.Key = RootMessage(t.message(args, rest))
 	return e
@@ -120,6 +123,10 @@ func SplitBranch(path string) (prefix, name, rest string, found bool) {
 // the oneOf/anyOf/allOf branch that holds it, with the path within the
 // branch, else the place itself.
 func SchemaName(place string) string {
+	// The schema of an array's items is named after the array.
+	for strings.HasSuffix(place, "/items") {
+		place = strings.TrimSuffix(place, "/items")
+	}
 	steps := BranchStep.FindAllStringSubmatchIndex(place, -1)
 	if len(steps) == 0 {
 		return place

@@ -12,15 +12,15 @@ func TestEditOf(t *testing.T) {
 		want        Edit
 	}{
 		{removed, "removed the enum value `GROUP_OWNER` of the request property `roles/items/roleName`",
-			Edit{Key: "removed the enum value `…` of the request property `roleName`", Value: "GROUP_OWNER", Place: "roles/items"}},
+			Edit{Key: "removed the enum value `…` of the request property `roleName`", Value: "GROUP_OWNER", Property: "roleName", Place: "roles/items"}},
 		{removed, "removed the enum value `MONGOD` of the request property `oneOf[#/components/schemas/S3LogIntegrationRequest]/logTypes/items/`",
-			Edit{Key: "removed the enum value `…` of the request property `logTypes`", Value: "MONGOD", Place: "oneOf[#/components/schemas/S3LogIntegrationRequest]"}},
+			Edit{Key: "removed the enum value `…` of the request property `logTypes`", Value: "MONGOD", Property: "logTypes", Place: "oneOf[#/components/schemas/S3LogIntegrationRequest]"}},
 		{"response-property-enum-value-removed", "removed the `A` enum value from the `results/items/state` response property for the response status `200`",
-			Edit{Key: "removed the `…` enum value from the `state` response property", Value: "A", Place: "results/items"}},
+			Edit{Key: "removed the `…` enum value from the `state` response property", Value: "A", Property: "state", Place: "results/items"}},
 		{pattern, "added the pattern `^([a-f0-9]{24})$` to the request property `oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]/notifierId` (shared schema: `Root`, also at `x` and 11 more)",
-			Edit{Key: "added the pattern `^([a-f0-9]{24})$` to the request property `notifierId`", Place: "oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]"}},
+			Edit{Key: "added the pattern `^([a-f0-9]{24})$` to the request property `notifierId`", Property: "notifierId", Place: "oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]"}},
 		{pattern, "added the pattern `^a$` to the request property `name`",
-			Edit{Key: "added the pattern `^a$` to the request property `name`"}},
+			Edit{Key: "added the pattern `^a$` to the request property `name`", Property: "name"}},
 		// Ids oasdiff does not know keep their root message.
 		{"version-removed", "removed `x/y`", Edit{Key: "removed `x/y`"}},
 	} {
@@ -34,8 +34,9 @@ func TestSchemaName(t *testing.T) {
 	for place, want := range map[string]string{
 		"oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]": "Email Notification",
 		"oneOf[#/components/schemas/HostAlertConfig]":                                          "HostAlertConfig",
-		"oneOf[#/components/schemas/Host]/config/items":                                        "Host/config/items",
+		"oneOf[#/components/schemas/Host]/config/items":                                        "Host/config",
 		"cloudProviderConfig/azure":                                                            "cloudProviderConfig/azure",
+		"copySettings/items":                                                                   "copySettings",
 	} {
 		if got := SchemaName(place); got != want {
 			t.Errorf("SchemaName(%q) = %q, want %q", place, got, want)
