@@ -229,7 +229,10 @@ func newItem(e Entry, text string) *item {
 		it.text = e.Text
 		return it
 	}
-	args, rest, ok := t.Args(e.Text)
+	// The other paths at which an operation reaches a shared schema differ
+	// between sibling schemas changed alike: they would keep apart lines
+	// that say the same.
+	args, rest, ok := t.Args(diff.WithoutElsewhere(e.Text))
 	if !ok {
 		it.text = e.Text
 		return it

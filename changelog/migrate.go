@@ -159,14 +159,14 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 				continue
 			}
 			fmt.Fprintf(&b, "\n%s:\n", part.title)
-			for _, c := range part.changes {
+			for _, l := range GuideLines(part.changes) {
 				marker := ""
-				if c.Level == diff.Error {
+				if l.Breaking {
 					marker = " (breaking)"
 				}
-				message := escape.Text(capitalize(c.Message))
+				message := escape.Text(capitalize(l.Text))
 				if markdown {
-					message = escape.MarkdownProse(capitalize(c.Message))
+					message = escape.MarkdownProse(capitalize(l.Text))
 				}
 				fmt.Fprintf(&b, "- %s%s\n", message, marker)
 			}
@@ -174,4 +174,55 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// GuideLine is one edit in a guide's list of changes.
+type GuideLine struct {
+	// Text states the edit as its changes' messages do (diff.EditMessage).
+	Text     string
+	Breaking bool
+}
+
+// GuideLines gathers a guide's changes into the edits they come from
+// (diff.GatherEdits): the values removed from (or added to) one enum are
+// one line, and so is the same edit made to sibling schemas. Lines are in
+// the order of their first change.
+func GuideLines(changes []diff.Change) []GuideLine {
+	parts := make([]diff.EditPart, len(changes))
+	edits := make([]diff.Edit, len(changes))
+	for i, c := range changes {
+		e := diff.EditOf(c.ID, c.Message)
+		edits[i] = e
+		key := string(c.Level) + "\x00" + c.ID + "\x00" + e.Key
+		if e.Property == "" && e.Value == "" {
+			// Only changes of a property or an enum are made alike to
+			// sibling schemas.
+			key += "\x00" + c.Message
+		}
+		parts[i] = diff.EditPart{Key: key, Node: e.Place}
+		if e.Value != "" {
+			parts[i].Values = []string{e.Value}
+		}
+	}
+	var out []GuideLine
+	for _, nodes := range diff.GatherEdits(parts) {
+		var messages, values, places []string
+		seen := map[string]bool{}
+		for _, node := range nodes {
+			places = append(places, edits[node[0]].Place)
+			for _, i := range node {
+				if m := changes[i].Message; !seen["m"+m] {
+					seen["m"+m] = true
+					messages = append(messages, m)
+				}
+				if v := edits[i].Value; v != "" && !seen["v"+v] {
+					seen["v"+v] = true
+					values = append(values, v)
+				}
+			}
+		}
+		first := changes[nodes[0][0]]
+		out = append(out, GuideLine{Text: diff.EditMessage(first.ID, messages, values, places, 0), Breaking: first.Level == diff.Error})
+	}
+	return out
 }

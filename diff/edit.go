@@ -108,15 +108,18 @@ func BranchName(inside string) string {
 	return inside
 }
 
-// SplitBranch cuts a property path at its first oneOf/anyOf/allOf branch:
-// the path before it, the branch's name and the path after it. found is
-// false when there is no branch or nothing follows it.
+// SplitBranch cuts a property path at its last oneOf/anyOf/allOf branch
+// that something follows, the one that holds the property: the path
+// before it, the branch's name and the path after it. found is false when
+// there is none.
 func SplitBranch(path string) (prefix, name, rest string, found bool) {
-	loc := BranchStep.FindStringSubmatchIndex(path)
-	if loc == nil || loc[1] == len(path) {
-		return path, "", "", false
+	steps := BranchStep.FindAllStringSubmatchIndex(path, -1)
+	for i := len(steps) - 1; i >= 0; i-- {
+		if loc := steps[i]; loc[1] < len(path) {
+			return path[:loc[0]], BranchName(path[loc[2]:loc[3]]), path[loc[1]:], true
+		}
 	}
-	return path[:loc[0]], BranchName(path[loc[2]:loc[3]]), path[loc[1]:], true
+	return path, "", "", false
 }
 
 // SchemaName is what a reader calls the schema at a place (Edit.Place):

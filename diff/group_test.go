@@ -46,3 +46,15 @@ func TestRootMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutElsewhere(t *testing.T) {
+	for in, want := range map[string]string{
+		"added the pattern `p` to the request property `a/id` (shared schema: `Root`, also at `b/id`, `c/id` and 11 more)": "added the pattern `p` to the request property `a/id` (shared schema: `Root`)",
+		"added the pattern `p` to the request property `a/id` (also at `b/id`)":                                            "added the pattern `p` to the request property `a/id`",
+		"added the pattern `p` to the request property `a/id`":                                                             "added the pattern `p` to the request property `a/id`",
+	} {
+		if got := WithoutElsewhere(in); got != want {
+			t.Errorf("WithoutElsewhere(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -169,8 +169,8 @@ func guideView(m changelog.Migration, p page) guidePage {
 				continue
 			}
 			gp := guidePart{Title: part.title}
-			for _, c := range part.changes {
-				gp.Changes = append(gp.Changes, guideChange{Text: changelog.Sentence(c.Message), Breaking: c.Level == diff.Error})
+			for _, l := range changelog.GuideLines(part.changes) {
+				gp.Changes = append(gp.Changes, guideChange{Text: changelog.Sentence(l.Text), Breaking: l.Breaking})
 			}
 			op.Parts = append(op.Parts, gp)
 		}

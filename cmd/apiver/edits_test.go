@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
 )
 
@@ -40,7 +42,8 @@ func TestSeedEditsAreRootChanges(t *testing.T) {
 
 // TestRealSiblingEditIsOneRootChange: on the real pair 2024-11-19 →
 // 2024-12-19 a pattern added to `notifierId` in every notification type is
-// one root change, not one per type.
+// one root change of the check and one line of the history (and so of the
+// site and the feed), not one per type.
 func TestRealSiblingEditIsOneRootChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: loads two large snapshots")
@@ -62,5 +65,32 @@ func TestRealSiblingEditIsOneRootChange(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the notifierId pattern is %d root changes, want 1", n)
+	}
+
+	// The history, its site and feed read it as one line too.
+	out := filepath.Join(t.TempDir(), "history.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"changelog", "build", "--config", config, ".", "-o", out}, &stdout, &stderr); code != exitPass {
+		t.Fatalf("changelog build: exit %d: %s", code, stderr.String())
+	}
+	h, err := changelog.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases, err := h.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, l := range changelog.Lines(releases[0], changelog.NewLifecycles(releases)) {
+		if l.ID == "request-property-pattern-added" && strings.Contains(l.Text, "notifierId") {
+			lines++
+			if !strings.Contains(l.Text, "in 14 notification variants") {
+				t.Errorf("the notifierId line does not name its schemas: %s", l.Text)
+			}
+		}
+	}
+	if lines != 1 {
+		t.Errorf("the notifierId pattern is %d lines of the history, want 1", lines)
 	}
 }
