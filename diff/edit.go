@@ -108,18 +108,34 @@ func BranchName(inside string) string {
 	return inside
 }
 
-// SplitBranch cuts a property path at its last oneOf/anyOf/allOf branch
-// that something follows, the one that holds the property: the path
-// before it, the branch's name and the path after it. found is false when
-// there is none.
+// SplitBranch cuts a property path at the branch that names the schema
+// holding the property (holdingBranch): the path before it, the branch's
+// name and the path after it. found is false when there is none.
 func SplitBranch(path string) (prefix, name, rest string, found bool) {
-	steps := BranchStep.FindAllStringSubmatchIndex(path, -1)
-	for i := len(steps) - 1; i >= 0; i-- {
-		if loc := steps[i]; loc[1] < len(path) {
-			return path[:loc[0]], BranchName(path[loc[2]:loc[3]]), path[loc[1]:], true
+	loc := holdingBranch(path)
+	if loc == nil {
+		return path, "", "", false
+	}
+	return path[:loc[0]], BranchName(path[loc[2]:loc[3]]), path[loc[1]:], true
+}
+
+// holdingBranch locates the oneOf/anyOf/allOf branch of a path that
+// something follows and that is nearest to the property, skipping those
+// known only by their position (`subschema #2`) when a named one comes
+// before: "Datadog Notification" in
+// `oneOf[subschema #1: Any Other]/notifications/items/oneOf[subschema #1: Datadog Notification]/notifierId`.
+// nil when there is none.
+func holdingBranch(path string) []int {
+	var found []int
+	for _, loc := range BranchStep.FindAllStringSubmatchIndex(path, -1) {
+		if loc[1] == len(path) {
+			continue
+		}
+		if found == nil || !strings.HasPrefix(BranchName(path[loc[2]:loc[3]]), "#") {
+			found = loc
 		}
 	}
-	return path, "", "", false
+	return found
 }
 
 // SchemaName is what a reader calls the schema at a place (Edit.Place):
@@ -130,13 +146,14 @@ func SchemaName(place string) string {
 	for strings.HasSuffix(place, "/items") {
 		place = strings.TrimSuffix(place, "/items")
 	}
-	steps := BranchStep.FindAllStringSubmatchIndex(place, -1)
-	if len(steps) == 0 {
+	// The place ends where the property's name was cut off: a branch at
+	// its end holds the property too.
+	loc := holdingBranch(place + "/…")
+	if loc == nil {
 		return place
 	}
-	last := steps[len(steps)-1]
-	name := BranchName(place[last[2]:last[3]])
-	if within := strings.Trim(place[last[1]:], "/"); within != "" {
+	name := BranchName(place[loc[2]:loc[3]])
+	if within := strings.Trim(BranchStep.ReplaceAllString(place[min(loc[1], len(place)):], ""), "/"); within != "" {
 		name += "/" + within
 	}
 	return name

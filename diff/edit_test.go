@@ -37,6 +37,8 @@ func TestSchemaName(t *testing.T) {
 		"oneOf[#/components/schemas/Host]/config/items":                                        "Host/config",
 		"cloudProviderConfig/azure":                                                            "cloudProviderConfig/azure",
 		"copySettings/items":                                                                   "copySettings",
+		// A branch known by its position only is not what a reader calls it.
+		"oneOf[#/components/schemas/AzureBucket]/allOf[subschema #2]": "AzureBucket",
 	} {
 		if got := SchemaName(place); got != want {
 			t.Errorf("SchemaName(%q) = %q, want %q", place, got, want)
@@ -96,5 +98,22 @@ func TestEditMessage(t *testing.T) {
 	names := []string{"A Notification", "B Notification", "C Notification", "D Notification"}
 	if got, want := SiblingsPhrase(names, "schemas", 2), "in 4 notification schemas: A, B and 2 more"; got != want {
 		t.Errorf("SiblingsPhrase = %q, want %q", got, want)
+	}
+}
+
+func TestSplitBranch(t *testing.T) {
+	for _, c := range []struct{ path, prefix, name, rest string }{
+		{"oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]/notifierId",
+			"oneOf[subschema #1: Any]/notifications/items/", "Email Notification", "notifierId"},
+		{"oneOf[#/components/schemas/AzureBucket]/allOf[subschema #2]/tenantId", "", "AzureBucket", "allOf[subschema #2]/tenantId"},
+		{"allOf[subschema #2]/tenantId", "", "#2", "tenantId"},
+	} {
+		prefix, name, rest, found := SplitBranch(c.path)
+		if !found || prefix != c.prefix || name != c.name || rest != c.rest {
+			t.Errorf("SplitBranch(%q) = %q, %q, %q, %v; want %q, %q, %q", c.path, prefix, name, rest, found, c.prefix, c.name, c.rest)
+		}
+	}
+	if _, _, _, found := SplitBranch("oneOf[subschema #1: A]"); found {
+		t.Errorf("a branch that nothing follows splits")
 	}
 }
