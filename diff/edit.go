@@ -139,24 +139,20 @@ func holdingBranch(path string) []int {
 }
 
 // SchemaName is what a reader calls the schema at a place (Edit.Place):
-// the oneOf/anyOf/allOf branch that holds it, with the path within the
-// branch, else the place itself.
+// the oneOf/anyOf/allOf branch that holds it when it has a name, else the
+// place itself, an array's items named after the array.
 func SchemaName(place string) string {
-	// The schema of an array's items is named after the array.
+	// The place ends where the property's name was cut off: a branch at
+	// its end holds the property too.
+	if loc := holdingBranch(place + "/…"); loc != nil {
+		if name := BranchName(place[loc[2]:loc[3]]); !strings.HasPrefix(name, "#") {
+			return name
+		}
+	}
 	for strings.HasSuffix(place, "/items") {
 		place = strings.TrimSuffix(place, "/items")
 	}
-	// The place ends where the property's name was cut off: a branch at
-	// its end holds the property too.
-	loc := holdingBranch(place + "/…")
-	if loc == nil {
-		return place
-	}
-	name := BranchName(place[loc[2]:loc[3]])
-	if within := strings.Trim(BranchStep.ReplaceAllString(place[min(loc[1], len(place)):], ""), "/"); within != "" {
-		name += "/" + within
-	}
-	return name
+	return place
 }
 
 // EditPart is a change, or changes already known to be one edit's, to

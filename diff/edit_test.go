@@ -34,9 +34,10 @@ func TestSchemaName(t *testing.T) {
 	for place, want := range map[string]string{
 		"oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]": "Email Notification",
 		"oneOf[#/components/schemas/HostAlertConfig]":                                          "HostAlertConfig",
-		"oneOf[#/components/schemas/Host]/config/items":                                        "Host/config",
+		"oneOf[#/components/schemas/Host]/config/items":                                        "Host",
 		"cloudProviderConfig/azure":                                                            "cloudProviderConfig/azure",
 		"copySettings/items":                                                                   "copySettings",
+		"allOf[subschema #2]":                                                                  "allOf[subschema #2]",
 		// A branch known by its position only is not what a reader calls it.
 		"oneOf[#/components/schemas/AzureBucket]/allOf[subschema #2]": "AzureBucket",
 	} {

@@ -85,16 +85,9 @@ var (
 	pathChars = regexp.MustCompile(`^[\w.\-$@{}#/]*$`)
 )
 
-// lastProperty is the last segment of a property path that names a
+// lastProperty is the last step of a property path that names a
 // property: not "items", not a oneOf/anyOf/allOf branch, not empty.
 func lastProperty(path string) string {
-	parts := strings.Split(path, "/")
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := parts[i]
-		if p == "" || p == "items" || strings.Contains(p, "[") {
-			continue
-		}
-		return p
-	}
-	return path
+	_, name := splitProperty(path)
+	return name
 }

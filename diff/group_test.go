@@ -28,6 +28,12 @@ func TestRootMessage(t *testing.T) {
 			"removed the enum value `a/b` of the request property `…`",
 		},
 		{
+			// A branch's name may hold slashes: it is no property.
+			"removed the enum value `A` of the request property `region/oneOf[#/components/schemas/AzureRegion]`",
+			"removed the enum value `A` of the request property `region`",
+			"removed the enum value `A` of the request property `…`",
+		},
+		{
 			"the `path` response's property pattern `^\\d+/\\d+$` was removed for the status `200`",
 			"the `path` response's property pattern `^\\d+/\\d+$` was removed",
 			"the `…` response's property pattern `^\\d+/\\d+$` was removed",
