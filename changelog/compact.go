@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/apiver/apiver/diff"
 )
 
 // Line is one statement of a release as people read it, and the
@@ -54,7 +56,7 @@ func (u Use) String() string {
 // operations).
 type item struct {
 	e    Entry
-	t    *template
+	t    *diff.Template
 	args []string
 	rest string
 	// text replaces the message for lifecycle entries and messages that do
@@ -222,34 +224,37 @@ func newItem(e Entry, text string) *item {
 		it.text = text
 		return it
 	}
-	t := templateOf(e.ID)
+	t := diff.TemplateOf(e.ID)
 	if t == nil {
 		it.text = e.Text
 		return it
 	}
-	args, rest, ok := t.args(e.Text)
+	// The other paths at which an operation reaches a shared schema differ
+	// between sibling schemas changed alike: they would keep apart lines
+	// that say the same.
+	args, rest, ok := t.Args(diff.WithoutElsewhere(e.Text))
 	if !ok {
 		it.text = e.Text
 		return it
 	}
 	it.t, it.rest = t, rest
 	it.args = slices.Clone(args)
-	if t.status >= 0 {
-		it.statuses = []string{args[t.status]}
-		it.args[t.status] = ""
+	if t.Status >= 0 {
+		it.statuses = []string{args[t.Status]}
+		it.args[t.Status] = ""
 	}
-	if t.value >= 0 {
-		it.values = []string{args[t.value]}
-		it.args[t.value] = ""
+	if t.Value >= 0 {
+		it.values = []string{args[t.Value]}
+		it.args[t.Value] = ""
 	}
-	if t.target >= 0 {
-		path := args[t.target]
-		if prefix, name, suffix, found := splitVariant(path); found {
+	if t.Target >= 0 {
+		path := args[t.Target]
+		if prefix, name, suffix, found := diff.SplitBranch(path); found {
 			it.prefix, it.suffix, it.variants = prefix, suffix, []string{name}
 			path = ""
 		}
 		it.targets = []string{path}
-		it.args[t.target] = ""
+		it.args[t.Target] = ""
 	}
 	return it
 }
@@ -288,18 +293,18 @@ func (it *item) render() string {
 		return it.text
 	}
 	t := it.t
-	parts := slices.Clone(t.parts)
+	parts := slices.Clone(t.Parts)
 	var b strings.Builder
 	for i, part := range parts {
 		if i > 0 && len(merged(it, i-1)) > 1 {
-			part = pluralizeStart(part)
+			part = diff.PluralizeStart(part)
 		}
 		if i == len(parts)-1 {
 			b.WriteString(part + readableCodes(it.rest))
 			break
 		}
 		switch {
-		case i == t.status:
+		case i == t.Status:
 			// "for the response status `200`" reads "for the 200 and 201
 			// responses"; "to the response with the `200` status", "to
 			// the 200 response".
@@ -330,13 +335,13 @@ func (it *item) render() string {
 			}
 			continue
 		case len(merged(it, i)) > 1:
-			part = pluralizeEnd(part)
+			part = diff.PluralizeEnd(part)
 		}
 		var arg string
 		switch i {
-		case t.value:
+		case t.Value:
 			arg = codeList(it.values, identity)
-		case t.target:
+		case t.Target:
 			switch {
 			case len(it.variants) > 0:
 				arg = codeOf(readablePath(it.prefix + it.suffix))
@@ -349,8 +354,8 @@ func (it *item) render() string {
 		}
 		if arg == "" {
 			if it.perUseTargets {
-				part = pluralizeEnd(part)
-				parts[i+1] = pluralizeStart(parts[i+1])
+				part = diff.PluralizeEnd(part)
+				parts[i+1] = diff.PluralizeStart(parts[i+1])
 			}
 			b.WriteString(strings.TrimSuffix(part, " "))
 			continue
@@ -368,11 +373,11 @@ func identity(s string) string { return s }
 // merged is the set an argument shows, nil for a plain argument.
 func merged(it *item, arg int) []string {
 	switch arg {
-	case it.t.status:
+	case it.t.Status:
 		return it.statuses
-	case it.t.value:
+	case it.t.Value:
 		return it.values
-	case it.t.target:
+	case it.t.Target:
 		return it.targets
 	}
 	return nil

@@ -54,31 +54,6 @@ func guideOf(operation string, changes []diff.Change) OperationGuide {
 	return g
 }
 
-// GuideLine is a line of a migration guide: one change, or the same change
-// to several response statuses.
-type GuideLine struct {
-	// Text is the sentence, `quoted` names included.
-	Text     string
-	Breaking bool
-}
-
-// GuideLines are the lines of one side of an operation's guide: changes
-// that differ only in their response status are one line naming every
-// status ("for the 200 and 201 responses"), in the words of the
-// changelog's lines. The JSON guide keeps each change.
-func GuideLines(changes []diff.Change) []GuideLine {
-	items := make([]*item, len(changes))
-	for i, c := range changes {
-		items[i] = newItem(Entry{Operation: c.Operation, Version: c.Version, ID: c.ID, Breaking: c.Level == diff.Error, Text: c.Message}, "")
-	}
-	items = merge(items, "statuses")
-	out := make([]GuideLine, len(items))
-	for i, it := range items {
-		out[i] = GuideLine{Text: capitalize(it.render()), Breaking: it.e.Breaking}
-	}
-	return out
-}
-
 // Bump is a new version of an operation released with a history release,
 // and the version it replaces.
 type Bump struct {
@@ -199,4 +174,95 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// GuideLine is one edit in a guide's list of changes, or one change made
+// alike for several response statuses.
+type GuideLine struct {
+	// Text is the sentence, `quoted` names included.
+	Text     string
+	Breaking bool
+}
+
+// GuideLines gathers a guide's changes into the edits they come from
+// (diff.GatherEdits): the values removed from (or added to) one enum are
+// one line, and so is the same edit made to sibling schemas. A change
+// that stands alone is worded as the changelog's lines are, and those that
+// differ only in their response status are one line naming every status
+// ("for the 200 and 201 responses"). Lines are in the order of their
+// first change; the JSON guide keeps each change.
+func GuideLines(changes []diff.Change) []GuideLine {
+	// Changes alike but for their status first: each group is one change
+	// to the edits below, named by its first.
+	items := make([]*item, len(changes))
+	alike := map[string][]int{}
+	var firsts []int
+	for i, c := range changes {
+		items[i] = newItem(Entry{Operation: c.Operation, Version: c.Version, ID: c.ID, Breaking: c.Level == diff.Error, Text: c.Message}, "")
+		k := items[i].key("statuses")
+		if _, ok := alike[k]; !ok {
+			firsts = append(firsts, i)
+		}
+		alike[k] = append(alike[k], i)
+	}
+	members := func(first int) []int { return alike[items[first].key("statuses")] }
+	parts := make([]diff.EditPart, len(firsts))
+	edits := make([]diff.Edit, len(changes))
+	for j, i := range firsts {
+		c := changes[i]
+		e := diff.EditOf(c.ID, c.Message)
+		edits[i] = e
+		key := string(c.Level) + "\x00" + c.ID + "\x00" + e.Key
+		if e.Property == "" && e.Value == "" {
+			// Only changes of a property or an enum are made alike to
+			// sibling schemas.
+			key += "\x00" + c.Message
+		}
+		parts[j] = diff.EditPart{Key: key, Node: e.Place}
+		if e.Value != "" {
+			parts[j].Values = []string{e.Value}
+		}
+	}
+	type line struct {
+		first int
+		GuideLine
+	}
+	var lines []line
+	for _, nodes := range diff.GatherEdits(parts) {
+		first := firsts[nodes[0][0]]
+		if len(nodes) == 1 && len(nodes[0]) == 1 {
+			var same []*item
+			for _, i := range members(first) {
+				same = append(same, items[i])
+			}
+			it := merge(same, "statuses")[0]
+			lines = append(lines, line{first, GuideLine{Text: capitalize(it.render()), Breaking: it.e.Breaking}})
+			continue
+		}
+		var messages, values, places []string
+		seen := map[string]bool{}
+		for _, node := range nodes {
+			places = append(places, edits[firsts[node[0]]].Place)
+			for _, j := range node {
+				for _, i := range members(firsts[j]) {
+					if m := changes[i].Message; !seen["m"+m] {
+						seen["m"+m] = true
+						messages = append(messages, m)
+					}
+				}
+				if v := edits[firsts[j]].Value; v != "" && !seen["v"+v] {
+					seen["v"+v] = true
+					values = append(values, v)
+				}
+			}
+		}
+		c := changes[first]
+		lines = append(lines, line{first, GuideLine{Text: capitalize(diff.EditMessage(c.ID, messages, values, places, 0)), Breaking: c.Level == diff.Error}})
+	}
+	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(a.first, b.first) })
+	out := make([]GuideLine, len(lines))
+	for i, l := range lines {
+		out[i] = l.GuideLine
+	}
+	return out
 }

@@ -2,10 +2,12 @@ package changelog_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/diff"
 )
 
 const seedHistory = "../testdata/golden/changelog.json"
@@ -167,6 +169,51 @@ func TestVariantsMerge(t *testing.T) {
 	want := "The `notifications` request property's minItems was set to `1` in 3 alert configuration variants: Any Other, Cluster, Host"
 	if ls[0].Text != want || len(ls[0].Uses) != 2 || ls[0].Entries != 6 {
 		t.Errorf("line %q with %d uses, %d entries; want %q with 2 uses, 6 entries", ls[0].Text, len(ls[0].Uses), ls[0].Entries, want)
+	}
+}
+
+// The same edit of sibling branches nested in another branch (a pattern
+// added to `notifierId` in each notification type of a shared schema) is
+// one line, though oasdiff lists other paths to each branch.
+func TestNestedVariantsMerge(t *testing.T) {
+	var changes []changelog.Entry
+	for _, v := range []string{"Datadog Notification", "Email Notification", "Slack Notification"} {
+		changes = append(changes, entry("POST /alertConfigs", "request-property-pattern-added",
+			"added the pattern `^a$` to the request property `oneOf[subschema #1: Any Other Alert Configurations]/notifications/items/oneOf[subschema #1: "+v+
+				"]/notifierId` (shared schema: `Root`, also at `oneOf[subschema #2: Host Alert Configuration]/notifications/items/oneOf[subschema #1: "+v+"]/notifierId` and 11 more)"))
+	}
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: changes}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	want := "Added the pattern `^a$` to the request property `(Any Other Alert Configurations).notifications[].notifierId` (shared schema: `Root`) in 3 notification variants: Datadog, Email, Slack"
+	if ls[0].Text != want || ls[0].Entries != 3 {
+		t.Errorf("line %q, %d entries; want %q, 3 entries", ls[0].Text, ls[0].Entries, want)
+	}
+}
+
+// A migration guide lists each edit once: the values of one enum together,
+// the same edit of sibling schemas together, other changes one a line.
+func TestGuideLines(t *testing.T) {
+	change := func(id, message string) diff.Change {
+		return diff.Change{Operation: "POST /orgs", Version: "2024-01-01", ID: id, Level: diff.Error, Message: message}
+	}
+	got := changelog.GuideLines([]diff.Change{
+		change("request-property-enum-value-removed", "removed the enum value `A` of the request property `roles/items/role`"),
+		change("request-property-enum-value-removed", "removed the enum value `B` of the request property `roles/items/role`"),
+		change("request-property-pattern-added", "added the pattern `^a$` to the request property `oneOf[#/components/schemas/EmailNotification]/notifierId`"),
+		change("request-property-pattern-added", "added the pattern `^a$` to the request property `oneOf[#/components/schemas/SlackNotification]/notifierId`"),
+		change("request-property-removed", "removed the request property `x`"),
+		change("request-property-removed", "removed the request property `y`"),
+	})
+	want := []changelog.GuideLine{
+		{Text: "Removed the enum values `A`, `B` of the request property `roles/items/role`", Breaking: true},
+		{Text: "Added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack", Breaking: true},
+		{Text: "Removed the request property `x`", Breaking: true},
+		{Text: "Removed the request property `y`", Breaking: true},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("guide lines:\n%+v\nwant:\n%+v", got, want)
 	}
 }
 

@@ -45,6 +45,23 @@ func rootMessage(message string, property func(path string) string) string {
 	return b.String()
 }
 
+// WithoutElsewhere drops from a message oasdiff's list of the other paths
+// at which an operation reaches the changed shared schema, keeping the
+// schema's name: " (shared schema: `S`, also at `a`, `b` and 11 more)"
+// reads " (shared schema: `S`)". The list differs between sibling schemas
+// changed alike, and says nothing of the change itself.
+func WithoutElsewhere(message string) string {
+	loc := sharedDetail.FindStringIndex(message)
+	if loc == nil {
+		return message
+	}
+	m := sharedName.FindStringSubmatch(message[loc[0]:])
+	if m == nil {
+		return message[:loc[0]]
+	}
+	return message[:loc[0]] + " (" + m[1] + ")"
+}
+
 // namesProperty tells whether a quoted value between before and after is a
 // property's name in oasdiff's wording: "the request property `x`", "the
 // `x` response property", "the `x` response's property".
@@ -57,6 +74,7 @@ func namesProperty(before, after string) bool {
 var (
 	// sharedDetail is oasdiff's " (shared schema: X, also at a, b and 3 more)".
 	sharedDetail = regexp.MustCompile(` \((?:shared schema: |also at )[^\n]*\)$`)
+	sharedName   = regexp.MustCompile("^ \\((shared schema: `[^`]*`)")
 	// statusPart is " for the response status `200`" or " for the status `201`".
 	statusPart         = regexp.MustCompile(" for the (?:response )?status `[^`]*`")
 	versionedMediaType = regexp.MustCompile(`(application/vnd\.[a-z0-9][a-z0-9-]*)\.\d{4}-\d{2}-\d{2}(?:\.upcoming)?`)
@@ -67,16 +85,9 @@ var (
 	pathChars = regexp.MustCompile(`^[\w.\-$@{}#/]*$`)
 )
 
-// lastProperty is the last segment of a property path that names a
+// lastProperty is the last step of a property path that names a
 // property: not "items", not a oneOf/anyOf/allOf branch, not empty.
 func lastProperty(path string) string {
-	parts := strings.Split(path, "/")
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := parts[i]
-		if p == "" || p == "items" || strings.Contains(p, "[") {
-			continue
-		}
-		return p
-	}
-	return path
+	_, name := splitProperty(path)
+	return name
 }

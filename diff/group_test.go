@@ -28,6 +28,12 @@ func TestRootMessage(t *testing.T) {
 			"removed the enum value `a/b` of the request property `…`",
 		},
 		{
+			// A branch's name may hold slashes: it is no property.
+			"removed the enum value `A` of the request property `region/oneOf[#/components/schemas/AzureRegion]`",
+			"removed the enum value `A` of the request property `region`",
+			"removed the enum value `A` of the request property `…`",
+		},
+		{
 			"the `path` response's property pattern `^\\d+/\\d+$` was removed for the status `200`",
 			"the `path` response's property pattern `^\\d+/\\d+$` was removed",
 			"the `…` response's property pattern `^\\d+/\\d+$` was removed",
@@ -43,6 +49,18 @@ func TestRootMessage(t *testing.T) {
 		}
 		if got := MessageShape(c.in); got != c.shape {
 			t.Errorf("MessageShape(%q)\n got %q\nwant %q", c.in, got, c.shape)
+		}
+	}
+}
+
+func TestWithoutElsewhere(t *testing.T) {
+	for in, want := range map[string]string{
+		"added the pattern `p` to the request property `a/id` (shared schema: `Root`, also at `b/id`, `c/id` and 11 more)": "added the pattern `p` to the request property `a/id` (shared schema: `Root`)",
+		"added the pattern `p` to the request property `a/id` (also at `b/id`)":                                            "added the pattern `p` to the request property `a/id`",
+		"added the pattern `p` to the request property `a/id`":                                                             "added the pattern `p` to the request property `a/id`",
+	} {
+		if got := WithoutElsewhere(in); got != want {
+			t.Errorf("WithoutElsewhere(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
 }

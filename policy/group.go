@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,7 +17,9 @@ import (
 // the base for a removal) and the message once the parts that depend on the
 // operation and the oneOf branch are taken out (diff.RootMessage). One edit
 // of a shared schema is one group that reaches every operation-version
-// using it.
+// using it. The values removed from (or added to) one enum, each on a line
+// of its own, are one edit, and so is the same edit made to sibling
+// schemas (diff.GatherEdits).
 type Group struct {
 	// ID is a short hash of the group's rule, change, messages and
 	// operations: the same in every run, and across edits that only move
@@ -26,7 +29,8 @@ type Group struct {
 	Severity Severity `json:"severity"`
 	Change   string   `json:"change"`
 	// Message is the findings' message when they all have the same one,
-	// else their root message.
+	// else their root message; it names every enum value of the edit and
+	// the sibling schemas it was made to (diff.EditMessage).
 	Message  string         `json:"message"`
 	Location *diff.Location `json:"location,omitempty"`
 	// Anchor is the revision's line nearest to a location in the base (a
@@ -147,7 +151,8 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		}
 		shapes[k] = append(shapes[k], i)
 	}
-	var groups []*Group
+	var places []*Group
+	var placeKeys []key
 	for _, k := range order {
 		members := shapes[k]
 		index := map[key]*Group{}
@@ -160,15 +165,44 @@ func (r *Report) Groups(anchor Anchor) []Group {
 			}
 			g, ok := index[sub]
 			if !ok {
-				g = &Group{Rule: f.Rule, Severity: f.Severity, Change: f.Change, Message: f.Message, Location: f.Location, Exempted: f.Exempted, Preexisting: f.Preexisting, Exemption: f.Exemption}
+				g = &Group{Rule: f.Rule, Severity: f.Severity, Change: f.Change, Location: f.Location, Exempted: f.Exempted, Preexisting: f.Preexisting, Exemption: f.Exemption}
 				index[sub] = g
-				groups = append(groups, g)
-			}
-			if g.Message != f.Message {
-				g.Message = diff.RootMessage(r.Findings[g.Members[0]].Message)
+				places = append(places, g)
+				placeKeys = append(placeKeys, sub)
 			}
 			g.Members = append(g.Members, i)
 		}
+	}
+	// The groups at each place are gathered into edits: the values of one
+	// enum removed together, each at its own line, and the same edit made
+	// to sibling schemas.
+	parts := make([]diff.EditPart, len(places))
+	for i, g := range places {
+		k := placeKeys[i]
+		k.message = ""
+		if r.ofSchemas(g.Members) {
+			k.line = 0
+		}
+		parts[i] = r.editPart(fmt.Sprint(k), g.Members)
+	}
+	var groups []*Group
+	for _, nodes := range diff.GatherEdits(parts) {
+		g := places[nodes[0][0]]
+		var at []string
+		for _, node := range nodes {
+			at = append(at, diff.EditOf(g.Change, r.Findings[places[node[0]].Members[0]].Message).Place)
+			for _, p := range node {
+				if places[p] != g {
+					g.Members = append(g.Members, places[p].Members...)
+				}
+				if diff.CompareLocations(places[p].Location, g.Location) < 0 {
+					g.Location = places[p].Location
+				}
+			}
+		}
+		slices.Sort(g.Members)
+		g.Message = r.editMessage(g, at)
+		groups = append(groups, g)
 	}
 	out := make([]Group, len(groups))
 	for i, g := range groups {
@@ -185,6 +219,85 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	}
 	slices.SortStableFunc(out, compareGroups)
 	return out
+}
+
+// editPart is a group at one place as diff.GatherEdits takes it: key
+// holds what the group's findings share but their line and message.
+func (r *Report) editPart(key string, members []int) diff.EditPart {
+	var keys, nodes, values []string
+	for _, i := range members {
+		f := r.Findings[i]
+		e := diff.EditOf(f.Change, f.Message)
+		keys = append(keys, e.Key)
+		nodes = append(nodes, OperationVersion(f.Operation, f.Version)+"\x00"+e.Place)
+		if e.Value != "" {
+			values = append(values, e.Value)
+		}
+	}
+	return diff.EditPart{Key: key + "\x01" + strings.Join(sortedSet(keys), "\x00"), Node: strings.Join(sortedSet(nodes), "\x01"), Values: sortedSet(values)}
+}
+
+// ofSchemas reports whether findings change a property or an enum: an
+// edit that sibling schemas may share. Others (a header, a response)
+// stay at their place.
+func (r *Report) ofSchemas(members []int) bool {
+	for _, i := range members {
+		f := r.Findings[i]
+		if e := diff.EditOf(f.Change, f.Message); e.Property == "" && e.Value == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// maxSiblings is how many sibling schemas a group's message names.
+const maxSiblings = 10
+
+// editMessage states the group's edit; at are the places it was made. Its
+// enum values are in the order of the spec's lines, as the enum lists them.
+func (r *Report) editMessage(g *Group, at []string) string {
+	var messages, values []string
+	line := map[string]int{}
+	for _, i := range g.Members {
+		f := r.Findings[i]
+		messages = append(messages, f.Message)
+		v := diff.EditOf(f.Change, f.Message).Value
+		if v == "" {
+			continue
+		}
+		l := 0
+		if f.Location != nil {
+			l = f.Location.Line
+		}
+		first, seen := line[v]
+		if !seen {
+			values = append(values, v)
+		}
+		if !seen || l < first {
+			line[v] = l
+		}
+	}
+	slices.SortFunc(values, func(a, b string) int { return cmp.Or(cmp.Compare(line[a], line[b]), cmp.Compare(a, b)) })
+	return diff.EditMessage(g.Change, distinct(messages), values, at, maxSiblings)
+}
+
+// distinct drops repeats, keeping the first of each.
+func distinct(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedSet(ss []string) []string {
+	ss = slices.Clone(ss)
+	slices.Sort(ss)
+	return slices.Compact(ss)
 }
 
 // seesTwo reports whether one operation-version has findings among members

@@ -103,3 +103,45 @@ func TestGroupAnchor(t *testing.T) {
 		t.Errorf("revision finding annotated at %+v, want its own line", a)
 	}
 }
+
+// TestGroupsGatherEdits: the values removed from one enum, one a line, are
+// one root change; so is the same edit made to sibling schemas. Another
+// enum of the same property name losing other values is another.
+func TestGroupsGatherEdits(t *testing.T) {
+	at := func(line int) *diff.Location { return &diff.Location{File: "api.yaml", Line: line} }
+	f := func(op, change, message string, line int) Finding {
+		return Finding{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Operation: op, Version: "2023-01-01", Change: change, Message: message, Location: at(line)}
+	}
+	const enum, pattern = "request-property-enum-value-removed", "request-property-pattern-added"
+	r := &Report{Findings: []Finding{
+		f("POST /a", enum, "removed the enum value `B` of the request property `role`", 11),
+		f("POST /a", enum, "removed the enum value `A` of the request property `role`", 10),
+		f("POST /b", enum, "removed the enum value `A` of the request property `roles/items/role`", 10),
+		f("POST /b", enum, "removed the enum value `B` of the request property `roles/items/role`", 11),
+		f("POST /c", enum, "removed the enum value `C` of the request property `role`", 40),
+		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/EmailNotification]/notifierId`", 70),
+		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/SlackNotification]/notifierId`", 60),
+		f("POST /n", pattern, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`", 80),
+	}}
+	groups := r.Groups(nil)
+	type want struct {
+		members []int
+		line    int
+		message string
+	}
+	wants := []want{
+		{[]int{0, 1, 2, 3}, 10, "removed the enum values `A`, `B` of the request property `role`"},
+		{[]int{4}, 40, "removed the enum value `C` of the request property `role`"},
+		{[]int{5, 6}, 60, "added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack"},
+		{[]int{7}, 80, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`"},
+	}
+	if len(groups) != len(wants) {
+		t.Fatalf("%d groups, want %d: %+v", len(groups), len(wants), groups)
+	}
+	for i, w := range wants {
+		g := groups[i]
+		if !slices.Equal(g.Members, w.members) || g.Location.Line != w.line || g.Message != w.message {
+			t.Errorf("group %d: members %v at line %d, %q\nwant members %v at line %d, %q", i, g.Members, g.Location.Line, g.Message, w.members, w.line, w.message)
+		}
+	}
+}

@@ -112,7 +112,7 @@ func foldedText(b *strings.Builder, groups []policy.Group) {
 		if k.change != "" {
 			fmt.Fprintf(b, " (%s)", escape.Text(k.change))
 		}
-		fmt.Fprintf(b, ": %d in %s\n", count[k], plural(len(reach[k]), "operation-version"))
+		fmt.Fprintf(b, ": %s reaching %s\n", plural(count[k], "root change"), plural(len(reach[k]), "operation-version"))
 	}
 }
 
@@ -237,8 +237,8 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 		rows                []string
 	}{
 		{"#### Errors\n\n", groupHeader, "\n" + fixLine(res), groupRows(errs)},
-		{fmt.Sprintf("<details><summary>%s and infos</summary>\n\n", plural(len(warns), "warning")), groupHeader, "\n</details>\n\n", groupRows(warns)},
-		{fmt.Sprintf("<details><summary>%d exempted by %s</summary>\n\n", len(exemptedGroups), plural(len(exemptions), "exemption")),
+		{fmt.Sprintf("<details><summary>%s (warnings and infos)</summary>\n\n", plural(len(warns), "root change")), groupHeader, "\n</details>\n\n", groupRows(warns)},
+		{fmt.Sprintf("<details><summary>%s exempted by %s</summary>\n\n", plural(len(exemptedGroups), "root change"), plural(len(exemptions), "exemption")),
 			"| Operation | Version | Rule | Change | Reason | Expires | Findings |\n|---|---|---|---|---|---|---|\n", "\n</details>\n\n", exemptions},
 	}
 	remaining := markdownBudget

@@ -78,8 +78,8 @@ func sampleResult() printer.CheckResult {
 func TestEveryFormatStatesSummary(t *testing.T) {
 	res := sampleResult()
 	summary := printer.Summary(res.Report, res.FailOn)
-	if !strings.Contains(summary, "3 errors") || !strings.Contains(summary, "check FAILED") {
-		t.Fatalf("summary %q: want 3 errors and FAILED", summary)
+	if !strings.Contains(summary, "3 findings (errors)") || !strings.Contains(summary, "check FAILED") {
+		t.Fatalf("summary %q: want 3 findings (errors) and FAILED", summary)
 	}
 	for _, format := range printer.CheckFormats {
 		t.Run(format, func(t *testing.T) {
@@ -148,7 +148,7 @@ func TestGitHubActions(t *testing.T) {
 			"removed the enum value `OWNER` of the request property `role`%0AIn POST /orgs@2023-01-01%0AExempted until 2026-12-31: roles moved: see the role API, 100%25 done",
 		// The root change inside an existing version can be fixed.
 		"apiver fix: 1 root change can be fixed: `apiver fix base.yaml 'specs/api 2026-02-09.yaml'` writes the spec that passes: the existing versions restored, the changes in a new version.",
-		"3 errors, 1 warning, 1 info (1 exempted): check FAILED",
+		"3 findings (errors), 1 finding (warning), 1 finding (info), 1 finding exempted: check FAILED",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -412,14 +412,14 @@ func TestMarkdownFitsPRComment(t *testing.T) {
 	if !strings.Contains(out, "more; `apiver check` lists them all") {
 		t.Errorf("no line about the rows left out")
 	}
-	if !strings.HasPrefix(out, "### ❌ apiver check FAILED: 600 errors in 600 operation-versions, 600 warnings") {
+	if !strings.HasPrefix(out, "### ❌ apiver check FAILED: 600 root changes (errors) reaching 600 operation-versions, 600 root changes (warnings)") {
 		t.Errorf("verdict line: %q", strings.SplitN(out, "\n", 2)[0])
 	}
 }
 
 func TestMarkdownListsExemptions(t *testing.T) {
 	out := render(t, "markdown", sampleResult())
-	if !strings.Contains(out, "<details><summary>1 exempted by 1 exemption</summary>") ||
+	if !strings.Contains(out, "<details><summary>1 root change exempted by 1 exemption</summary>") ||
 		!strings.Contains(out, "| `POST /orgs` |  | `breaking-change-without-new-version` | `request-property-enum-value-removed` | roles moved: see the role API, 100% done | 2026-12-31 | 1 |") {
 		t.Errorf("exemptions section missing or wrong:\n%s", out)
 	}
@@ -577,7 +577,7 @@ func TestTextVerdictFirst(t *testing.T) {
 	}
 	out := render(t, "text", printer.CheckResult{Report: r, FailOn: policy.Error})
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if want := "check FAILED: 3 errors in 8 operation-versions, 2 warnings in 2 operation-versions, 0 info"; lines[0] != want {
+	if want := "check FAILED: 3 root changes (errors) reaching 8 operation-versions, 2 root changes (warnings) reaching 2 operation-versions, 0 root changes (info)"; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
 	if !strings.HasPrefix(lines[2], "error    breaking-change-without-new-version (request-property-enum-value-removed) at specs/api 2026-02-09.yaml:500") ||

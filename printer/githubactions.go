@@ -47,8 +47,8 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.text()))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty(fmt.Sprintf("apiver: %d more not annotated", hidden)),
-			escapeData(fmt.Sprintf("%s more than GitHub shows as annotations (%d errors and %d warnings per step). "+
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty(fmt.Sprintf("apiver: %s not annotated", plural(hidden, "more root change"))),
+			escapeData(fmt.Sprintf("%s more than GitHub shows as annotations (%d error and %d warning annotations per step). "+
 				"The job summary lists them all, and so does the SARIF log (--output sarif=FILE) on the Security tab.",
 				plural(hidden, "root change"), annotationsPerLevel, annotationsPerLevel)))
 	}

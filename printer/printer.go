@@ -128,21 +128,31 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// Summary is the one line that states counts and the verdict.
+// Summary is the one line that states the verdict and the counts of
+// findings (one per operation-version a root change reaches).
 func Summary(r *policy.Report, failOn policy.Severity) string {
 	c := r.Counts()
 	verdict := "passed"
 	if r.Failed(failOn) {
 		verdict = "FAILED"
 	}
-	s := fmt.Sprintf("%s, %s, %s", plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Infos, "info"))
+	s := fmt.Sprintf("%s, %s, %s", countOf(c.Errors, "finding", "error"), countOf(c.Warnings, "finding", "warning"), countOf(c.Infos, "finding", "info"))
 	if c.Exempted > 0 {
-		s += fmt.Sprintf(" (%d exempted)", c.Exempted)
+		s += fmt.Sprintf(", %s exempted", plural(c.Exempted, "finding"))
 	}
 	if c.Preexisting > 0 {
-		s += fmt.Sprintf(" (%d already in the base)", c.Preexisting)
+		s += fmt.Sprintf(", %s already in the base", plural(c.Preexisting, "finding"))
 	}
 	return s + ": check " + verdict
+}
+
+// countOf is "2 root changes (errors)": how many of what, of which
+// severity.
+func countOf(n int, noun, severity string) string {
+	if n != 1 && severity != "info" {
+		severity += "s"
+	}
+	return plural(n, noun) + " (" + severity + ")"
 }
 
 // Verdict is the first line of a report: the verdict, then the root
@@ -177,15 +187,15 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 		severity policy.Severity
 		word     string
 	}{{policy.Error, "error"}, {policy.Warning, "warning"}, {policy.Info, "info"}} {
-		part := plural(count[s.severity], s.word)
+		part := countOf(count[s.severity], "root change", s.word)
 		if n := len(reach[s.severity]); n > 0 {
-			part += " in " + plural(n, "operation-version")
+			part += " reaching " + plural(n, "operation-version")
 		}
 		parts = append(parts, part)
 	}
 	line := "check " + verdict + ": " + strings.Join(parts, ", ")
 	if exempted > 0 {
-		line += fmt.Sprintf(" (%d exempted)", exempted)
+		line += fmt.Sprintf(", %s exempted", plural(exempted, "root change"))
 	}
 	return line
 }
