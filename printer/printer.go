@@ -236,7 +236,7 @@ func PreexistingLine(groups []policy.Group) string {
 	for i, rule := range rules {
 		parts[i] = fmt.Sprintf("%d %s", count[rule], rule)
 	}
-	return fmt.Sprintf("Already in the base, not caused by this revision and not failing it: %s (%s). --fail-on-preexisting fails on them; `apiver sunset` lists the overdue work.",
+	return fmt.Sprintf("Already in the base: %s (%s), not caused by this revision and not failing it. --fail-on-preexisting fails on them; `apiver sunset` lists the overdue work.",
 		plural(len(groups), "root change"), strings.Join(parts, ", "))
 }
 
