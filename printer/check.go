@@ -76,9 +76,6 @@ func checkText(w io.Writer, res CheckResult) error {
 	if line := PreexistingLine(res.preexisting()); line != "" {
 		fmt.Fprintf(&b, "\n%s\n", line)
 	}
-	if line := fixLine(res); line != "" {
-		b.WriteString("\n" + strings.TrimSpace(line) + "\n")
-	}
 	b.WriteString("\n")
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())

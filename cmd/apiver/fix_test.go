@@ -512,7 +512,7 @@ func TestFixOfferedExactly(t *testing.T) {
 func assertFixOffer(t *testing.T, checkArgs []string) bool {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if run(append([]string{"check"}, checkArgs...), &stdout, &stderr) == 2 {
+	if run(append([]string{"check", "--format", "markdown"}, checkArgs...), &stdout, &stderr) == 2 {
 		return false // an input error: nothing to fix
 	}
 	before := errorGroups(t, checkArgs)
