@@ -77,7 +77,11 @@ the previous snapshot, per operation and version.`,
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			return withLock(output, lockTimeout, func() error { return h.Write(output) })
+			data, err := h.Encode()
+			if err != nil {
+				return err
+			}
+			return writeOutput(output, lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(data); return err })
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
@@ -121,6 +125,12 @@ for REF:PATH, else today.`,
 			if path == sizelimit.Stdin {
 				return &usageError{errors.New("--changelog -: standard input cannot be updated; name the history file")}
 			}
+			// A link out of the work tree, a pipe or a device is refused
+			// before anything is read through it.
+			target, err := fileTarget(path, "the history")
+			if err != nil {
+				return err
+			}
 			// Read once before the slow part, so a broken history fails
 			// fast, and again under the lock: another run may have added
 			// its release meanwhile, and writing the first read back would
@@ -137,10 +147,10 @@ for REF:PATH, else today.`,
 				// A work-tree file without a date is released today.
 				revision.Date = today()
 			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 				return err
 			}
-			return withLock(path, lockTimeout, func() error {
+			return withLock(target.Real, lockTimeout, func() error {
 				h, created, err := readOrNewHistory(path)
 				if err != nil {
 					return err
@@ -153,7 +163,7 @@ for REF:PATH, else today.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "%s already records %s: unchanged\n", path, revision.Date)
 					return nil
 				}
-				if err := h.Write(path); err != nil {
+				if err := h.Write(target.Real); err != nil {
 					return err
 				}
 				if created {

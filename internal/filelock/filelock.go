@@ -3,7 +3,8 @@
 // (on Windows, of a ".NAME.lock" file beside it), so that two runs at once
 // (two release pipelines, a retried job) take turns instead of one silently
 // undoing the other's write. Locking the folder leaves nothing beside the
-// target and needs no write permission; runs writing different files of
+// target and needs no write permission (a folder that cannot be read, mode
+// 0333, gets a ".NAME.lock" file instead); runs writing different files of
 // one folder take turns too, which costs little, as each holds the lock
 // only to re-read, merge and write.
 package filelock
@@ -41,19 +42,24 @@ func (e *TimeoutError) Error() string {
 // ".NAME.lock" file beside it (which stays: removing it would let a waiting
 // run and a new one lock two different files).
 func Path(target string) string {
+	path, _ := lockPath(realTarget(target))
+	return path
+}
+
+func realTarget(target string) string {
 	real := filepath.Clean(target)
 	if r, err := filepath.EvalSymlinks(real); err == nil {
 		real = r
 	}
-	return lockPath(real)
+	return real
 }
 
 // Lock takes the exclusive lock of target, waiting up to timeout (0: one
 // try), and returns its release. The lock is the operating system's
 // (flock), so a run that dies releases it.
 func Lock(target string, timeout time.Duration) (unlock func(), err error) {
-	path := Path(target)
-	l := flock.New(path, openFlag)
+	path, flag := lockPath(realTarget(target))
+	l := flock.New(path, flag)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	ok, err := l.TryLock()
