@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs"
@@ -135,7 +136,7 @@ for REF:PATH, else today.`,
 			// fast, and again under the lock: another run may have added
 			// its release meanwhile, and writing the first read back would
 			// lose it.
-			if _, _, err := readOrNewHistory(path); err != nil {
+			if _, _, err := readOrNewHistory(target); err != nil {
 				return err
 			}
 			flags.stderr = cmd.ErrOrStderr()
@@ -151,7 +152,7 @@ for REF:PATH, else today.`,
 				return err
 			}
 			return withLock(target.Real, lockTimeout, func() error {
-				h, created, err := readOrNewHistory(path)
+				h, created, err := readOrNewHistory(target)
 				if err != nil {
 					return err
 				}
@@ -290,13 +291,15 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	return cmd
 }
 
-// readOrNewHistory reads the history at path, or starts an empty one when
+// readOrNewHistory reads the history at the target, or starts an empty one when
 // nothing is there yet (created says so). Anything else there that is not
 // a history, a dangling link included, is an error.
-func readOrNewHistory(path string) (h *changelog.History, created bool, err error) {
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+func readOrNewHistory(t *outfile.Target) (h *changelog.History, created bool, err error) {
+	// Real, not Path: a link whose target is still to be made is a new
+	// history too.
+	if _, err := os.Lstat(t.Real); errors.Is(err, fs.ErrNotExist) {
 		return &changelog.History{}, true, nil
 	}
-	h, err = changelog.Read(path)
+	h, err = changelog.Read(t.Path)
 	return h, false, err
 }
