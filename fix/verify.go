@@ -2,8 +2,8 @@ package fix
 
 import (
 	"fmt"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/apiver/apiver/diff"

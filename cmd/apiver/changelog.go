@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/apiver/apiver/changelog"
-	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
@@ -291,9 +291,10 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	return cmd
 }
 
-// readOrNewHistory reads the history at the target, or starts an empty one when
-// nothing is there yet (created says so). Anything else there that is not
-// a history, a dangling link included, is an error.
+// readOrNewHistory reads the history at the target, or starts an empty
+// one when nothing is there yet, a link to a file still to be made
+// included (created says so). Anything else there that is not a history is
+// an error.
 func readOrNewHistory(t *outfile.Target) (h *changelog.History, created bool, err error) {
 	// Real, not Path: a link whose target is still to be made is a new
 	// history too.
