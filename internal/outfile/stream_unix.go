@@ -14,7 +14,7 @@ import (
 // readerWait is how long a write into a named pipe waits for a reader to
 // open it: long enough for one started just before apiver, short enough
 // that a pipe nobody reads fails the run instead of hanging it.
-const readerWait = 5 * time.Second
+var readerWait = 5 * time.Second
 
 // openStream opens a device, a pipe or a descriptor for writing, as named:
 // never created, never truncated (a file behind /dev/stdout is appended
