@@ -151,7 +151,7 @@ for REF:PATH, else today.`,
 			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 				return err
 			}
-			return withLock(target.Real, lockTimeout, func() error {
+			return withLock(path, target.Real, lockTimeout, func() error {
 				h, created, err := readOrNewHistory(target)
 				if err != nil {
 					return err

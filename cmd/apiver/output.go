@@ -18,9 +18,10 @@ func lockFlag(fs *pflag.FlagSet, timeout *time.Duration) {
 }
 
 // withLock runs write while holding the lock of target, so that runs
-// writing the same target at once take turns.
-func withLock(target string, timeout time.Duration, write func() error) error {
-	unlock, err := filelock.Lock(target, timeout)
+// writing the same target at once take turns; errors name the target as
+// named, shown.
+func withLock(shown, target string, timeout time.Duration, write func() error) error {
+	unlock, err := filelock.LockNamed(target, shown, timeout)
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func writeOutput(path string, lockTimeout time.Duration, stdout io.Writer, rende
 		// Nothing to replace, so nothing to take turns on.
 		return t.Write(0o644, render)
 	}
-	return withLock(t.Real, lockTimeout, func() error { return t.Write(0o644, render) })
+	return withLock(path, t.Real, lockTimeout, func() error { return t.Write(0o644, render) })
 }
 
 // fileTarget resolves the regular file a command reads and rewrites in
@@ -62,7 +63,7 @@ func fileTarget(path, what string) (*outfile.Target, error) {
 	case outfile.Folder:
 		return nil, fmt.Errorf("%s: is a folder: %s is a file", path, what)
 	case outfile.Stream:
-		return nil, fmt.Errorf("%s: a character device or named pipe: %s is a regular file, read and replaced", path, what)
+		return nil, fmt.Errorf("%s: not a regular file (%s): %s is read and replaced, so it must be one", path, t.What, what)
 	}
 	return t, nil
 }

@@ -106,12 +106,12 @@ func siteRun(opts *siteOptions) error {
 		return err
 	}
 	if target.Kind == outfile.Stream {
-		return fmt.Errorf("%s: a character device or named pipe: a site is a folder", opts.output)
+		return fmt.Errorf("%s: not a folder (%s): a site is a folder", opts.output, target.What)
 	}
 	// site.Write makes the folders above DIR; the lock, on the one that
 	// holds DIR, needs it first.
 	if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 		return err
 	}
-	return withLock(target.Real, opts.lockTimeout, func() error { return site.Write(target.Real, files) })
+	return withLock(opts.output, target.Real, opts.lockTimeout, func() error { return site.Write(target.Real, files) })
 }

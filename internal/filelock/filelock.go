@@ -58,6 +58,12 @@ func realTarget(target string) string {
 // try), and returns its release. The lock is the operating system's
 // (flock), so a run that dies releases it.
 func Lock(target string, timeout time.Duration) (unlock func(), err error) {
+	return LockNamed(target, target, timeout)
+}
+
+// LockNamed is Lock with errors naming the target as shown (the path the
+// user gave, where target is where it leads).
+func LockNamed(target, shown string, timeout time.Duration) (unlock func(), err error) {
 	path, flag := lockPath(realTarget(target))
 	l := flock.New(path, flag)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -70,12 +76,12 @@ func Lock(target string, timeout time.Duration) (unlock func(), err error) {
 	case ok:
 		return func() { _ = l.Unlock() }, nil
 	case err == nil || errors.Is(err, context.DeadlineExceeded):
-		return nil, &TimeoutError{Target: target, Lock: path, Timeout: timeout}
+		return nil, &TimeoutError{Target: shown, Lock: path, Timeout: timeout}
 	default:
 		if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
 			// A missing folder: the error writing would give.
-			return nil, fmt.Errorf("%s: %w", target, pathErr.Err)
+			return nil, fmt.Errorf("%s: %w", shown, pathErr.Err)
 		}
-		return nil, fmt.Errorf("%s: cannot lock it: %w", target, err)
+		return nil, fmt.Errorf("%s: cannot lock it: %w", shown, err)
 	}
 }

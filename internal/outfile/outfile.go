@@ -52,6 +52,9 @@ type Target struct {
 	// (for a Stream, Path itself, opened as named).
 	Real string
 	Kind Kind
+	// What names a Stream's kind: a character device, a named pipe, or
+	// a descriptor of the process.
+	What string
 }
 
 // Error is a target the policy refuses.
@@ -81,7 +84,7 @@ func Resolve(path string) (*Target, error) {
 		if descriptor.MatchString(cur) || cur == "/dev/stdout" || cur == "/dev/stderr" {
 			// The process's own descriptor: what a shell redirection made
 			// of it (a pipe, a terminal, a file opened for appending).
-			t.Real, t.Kind = path, Stream
+			t.Real, t.Kind, t.What = path, Stream, "a descriptor of the process"
 			return t, nil
 		}
 		if hop == maxHops {
@@ -116,6 +119,10 @@ func Resolve(path string) (*Target, error) {
 		}
 	}
 	t.Real = real
+	if !linked && real == abs {
+		// No link anywhere: errors name the file as the user did.
+		t.Real = path
+	}
 	info, err := os.Stat(real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -126,8 +133,10 @@ func Resolve(path string) (*Target, error) {
 		t.Kind = File
 	case info.IsDir():
 		t.Kind = Folder
-	case info.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0:
-		t.Kind = Stream
+	case info.Mode()&fs.ModeCharDevice != 0:
+		t.Kind, t.What = Stream, "a character device"
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		t.Kind, t.What = Stream, "a named pipe"
 	default:
 		return nil, &Error{path, fmt.Sprintf("%s: apiver writes regular files, character devices and named pipes only", kindOf(info.Mode()))}
 	}
