@@ -305,31 +305,3 @@ func TestOutputLinkOutOfNamedFolder(t *testing.T) {
 		t.Errorf("the file outside was overwritten: %q", got)
 	}
 }
-
-// TestLockInWriteOnlyFolder: a folder that can be written but not read
-// (0333) cannot be opened to lock it; the lock is a file beside the
-// target there, and the update succeeds. As root the mode bits still
-// choose the file lock, so the same path is taken.
-func TestLockInWriteOnlyFolder(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no mode bits")
-	}
-	dir := t.TempDir()
-	outputInputs(t, dir)
-	drop := filepath.Join(dir, "drop")
-	if err := os.Mkdir(drop, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(drop, 0o333); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(drop, 0o755) })
-	target := filepath.Join(drop, "changelog.json")
-	code, stdout, stderr := runCase(updateCase.with(target))
-	if code != exitPass || !strings.Contains(stdout, "created") {
-		t.Fatalf("changelog update in a 0333 folder: exit %d: %s%s", code, stdout, stderr)
-	}
-	if _, err := os.Stat(target); err != nil {
-		t.Errorf("no changelog written: %v", err)
-	}
-}

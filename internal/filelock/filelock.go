@@ -3,8 +3,8 @@
 // (on Windows, of a ".NAME.lock" file beside it), so that two runs at once
 // (two release pipelines, a retried job) take turns instead of one silently
 // undoing the other's write. Locking the folder leaves nothing beside the
-// target and needs no write permission (a folder that cannot be read, mode
-// 0333, gets a ".NAME.lock" file instead); runs writing different files of
+// target and needs no write permission (in a folder this run cannot read,
+// mode 0333, it is a ".NAME.lock" file instead); runs writing different files of
 // one folder take turns too, which costs little, as each holds the lock
 // only to re-read, merge and write.
 package filelock
