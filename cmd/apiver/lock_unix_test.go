@@ -71,4 +71,3 @@ func copyFile(from, to string) error {
 	}
 	return out.Close()
 }
-
