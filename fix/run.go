@@ -87,7 +87,8 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	base, fixed := in.Base, in.Revision
+	base := in.Base
+	var fixed *specs.Snapshot
 	if opts.Load != nil {
 		base, fixed, err = opts.Load(res.Data)
 	} else {
