@@ -106,6 +106,9 @@ func (h *History) Releases() ([]Release, error) {
 // Parse reads a changelog file's bytes. A history that is not an array of
 // releases with valid dates is refused, so it is never overwritten.
 func Parse(data []byte) (*History, error) {
+	if jsonDepth(data) > maxDepth {
+		return nil, fmt.Errorf("not a changelog: refused: nested deeper than %d levels", maxDepth)
+	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, &syntaxError{line: jsonline.Of(data, err), err: fmt.Errorf("not a changelog (a JSON array of releases): %w", err)}
@@ -176,6 +179,38 @@ func Read(path string) (*History, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
+}
+
+// maxDepth bounds how deeply a history nests: a release nests about ten
+// levels, and JSON deeper than the decoder's own limit (10,000) would read
+// as invalid, not as too deep.
+const maxDepth = 128
+
+// jsonDepth is how deeply the arrays and objects of JSON text nest.
+func jsonDepth(data []byte) int {
+	level, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '[' || b == '{':
+			level++
+			deepest = max(deepest, level)
+		case b == ']' || b == '}':
+			level--
+		}
+	}
+	return deepest
 }
 
 // Encode writes the history as indented JSON, newest release first.

@@ -122,17 +122,14 @@ func Render(w io.Writer, format string, releases []Release) error {
 			fmt.Fprintf(&b, "%s\n%s\n", r.Date, strings.Repeat("=", len(r.Date)))
 		}
 		if r.Summary != "" {
-			// Hand-written Markdown: kept as it is in Markdown; in text, each
-			// of its lines shows its other control characters escaped.
-			summary := strings.TrimSpace(r.Summary)
-			if !markdown {
-				lines := strings.Split(strings.ReplaceAll(summary, "\r\n", "\n"), "\n")
-				for i, l := range lines {
-					lines[i] = escape.Text(l)
-				}
-				summary = strings.Join(lines, "\n")
+			// Hand-written Markdown: its markup kept in Markdown; in both
+			// formats each of its lines shows its other control characters
+			// escaped and cannot start a workflow command.
+			lines := handLines(strings.TrimSpace(r.Summary), markdown)
+			for i, l := range lines {
+				lines[i] = noWorkflowCommand(escape.Text(l))
 			}
-			fmt.Fprintf(&b, "\n%s\n", summary)
+			fmt.Fprintf(&b, "\n%s\n", strings.Join(lines, "\n"))
 		}
 		if len(ls) == 0 {
 			b.WriteString("\nNo changes.\n")
@@ -159,6 +156,29 @@ func Render(w io.Writer, format string, releases []Release) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// handLines splits hand-written text into its lines. In Markdown, which
+// keeps the text as written, a lone CR ends a line too, as it does for the
+// CI runner reading the log; in text, escape.Text shows it as \r.
+func handLines(s string, markdown bool) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if markdown {
+		s = strings.ReplaceAll(s, "\r", "\n")
+	}
+	return strings.Split(s, "\n")
+}
+
+// noWorkflowCommand keeps a hand-written line from starting a GitHub
+// Actions workflow command when the output is printed in a CI log: the
+// runner reads a line that starts with "::" (after spaces) as one, so the
+// first colon is escaped, which Markdown renders as a colon.
+func noWorkflowCommand(line string) string {
+	trimmed := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(trimmed, "::") {
+		return line
+	}
+	return line[:len(line)-len(trimmed)] + `\` + trimmed
 }
 
 // writeLine writes one line as one list item: the operation first when
@@ -228,10 +248,11 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 
 func writeNotes(b *strings.Builder, l *Line, markdown bool) {
 	for _, n := range l.Notes {
-		for _, line := range strings.Split(strings.TrimSpace(n), "\n") {
-			// Notes are written by hand, in Markdown.
+		for _, line := range handLines(strings.TrimSpace(n), markdown) {
+			// Notes are written by hand, in Markdown: the markup is kept,
+			// control characters are not.
 			if markdown {
-				fmt.Fprintf(b, "  > %s\n", line)
+				fmt.Fprintf(b, "  > %s\n", escape.Text(line))
 			} else {
 				fmt.Fprintf(b, "  Note: %s\n", escape.Text(line))
 			}

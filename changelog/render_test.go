@@ -302,3 +302,46 @@ func TestSummaryAndNotesAreShown(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepChangelog: valid JSON nested deeper than the decoder reads is
+// refused for its depth, not as invalid JSON.
+func TestDeepChangelog(t *testing.T) {
+	data := []byte("[" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "]")
+	_, err := changelog.Parse(data)
+	if err == nil || !strings.Contains(err.Error(), "nested deeper than 128 levels") {
+		t.Errorf("Parse = %v, want a refusal for the depth", err)
+	}
+}
+
+// TestHandWrittenTextStartsNoWorkflowCommand: a summary or a note cannot
+// start a line with "::" in either format, even after spaces or a lone CR,
+// and shows its control characters escaped.
+func TestHandWrittenTextStartsNoWorkflowCommand(t *testing.T) {
+	h, err := changelog.Parse([]byte(`[{"date": "2024-02-01", "summary": "Fine\n::error::owned\r::warning::cr\n  ::notice::indented \u001b[31m\u202e",
+		"changes": [{"operation": "GET /a", "version": "2024-01-01", "id": "x", "breaking": false, "text": "changed", "note": "::error::note\r::error::cr"}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases, err := h.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range changelog.RenderFormats {
+		var b strings.Builder
+		if err := changelog.Render(&b, format, releases); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+				t.Errorf("%s: a line starts a workflow command: %q\n%s", format, line, out)
+			}
+		}
+		if strings.ContainsAny(out, "\x1b\u202e\r") {
+			t.Errorf("%s: raw control characters in\n%q", format, out)
+		}
+		if !strings.Contains(out, "owned") || !strings.Contains(out, "note") {
+			t.Errorf("%s: the hand-written text is missing:\n%s", format, out)
+		}
+	}
+}

@@ -16,6 +16,8 @@ type doc struct {
 	root      *yaml.Node
 	json      bool
 	lineStart []int
+	// anchors names the anchors of copies; nil for text apiver made.
+	anchors *anchorNames
 }
 
 func parseDoc(path string, data []byte) (*doc, error) {
@@ -98,16 +100,22 @@ func (e entry) indent() int { return e.key.Column - 1 }
 
 // span is the byte range of a block entry: from its key's line to the last
 // line indented deeper than the key (or, for a sequence written at the
-// key's indentation, its items). Blank lines at its end belong to what
-// follows.
+// key's indentation, its items). A comment is not content: one at any
+// column, even 0, between lines of the entry belongs to it. Blank and
+// comment lines at its end belong to what follows.
 func (e entry) span() (start, end int) {
 	d, indent := e.d, e.indent()
 	last := e.key.Line - 1
 	seq := e.value.Kind == yaml.SequenceNode && e.value.Style&yaml.FlowStyle == 0
 	for l := e.key.Line; l < len(d.lineStart); l++ {
 		text := d.line(l)
-		trimmed := strings.TrimLeft(text, " ")
+		trimmed := strings.TrimLeft(text, " \t")
 		if trimmed == "" {
+			continue
+		}
+		if strings.HasPrefix(trimmed, "#") && len(text)-len(trimmed) <= indent {
+			// Not deeper than the key, so not a line of a block scalar:
+			// a comment, which neither ends the entry nor extends it.
 			continue
 		}
 		ind := len(text) - len(trimmed)
@@ -127,7 +135,11 @@ func (e entry) text(indent int, newKey string, rewrite func(string) string) (str
 	var lines []string
 	if e.block() {
 		start, end := e.span()
-		body := strings.TrimSuffix(string(e.d.data[start:end]), "\n")
+		text, err := e.d.relinked([]*yaml.Node{e.key, e.value}, start, end)
+		if err != nil {
+			return "", err
+		}
+		body := strings.TrimSuffix(text, "\n")
 		lines = strings.Split(body, "\n")
 		lines[0] = lines[0][:e.indent()] + strings.Replace(lines[0][e.indent():], e.key.Value, newKey, 1)
 		lines = shift(lines, indent-e.indent())
@@ -166,8 +178,14 @@ func shift(lines []string, delta int) []string {
 
 // cloneNode copies a node tree with rewrite applied to the strings that
 // point at a component (as eachRef finds them).
+// Aliases are expanded and anchors left out, so the copy binds to nothing
+// around it.
 func cloneNode(n *yaml.Node, rewrite func(string) string) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
 	c := *n
+	c.Anchor = ""
 	c.Content = make([]*yaml.Node, len(n.Content))
 	for i, child := range n.Content {
 		c.Content[i] = cloneNode(child, rewrite)

@@ -64,6 +64,12 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splic
 	if rev.json {
 		edits = mergeRemovals(edits)
 	}
+	// New lines end as the file's do (CRLF or LF), whichever file their
+	// text came from.
+	eol := "\n"
+	if i := bytes.IndexByte(rev.data, '\n'); i > 0 && rev.data[i-1] == '\r' {
+		eol = "\r\n"
+	}
 	var splices []splice
 	for i, e := range edits {
 		rw := e.rewrite
@@ -78,6 +84,7 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splic
 		if err != nil {
 			return nil, nil, err
 		}
+		s.Text = strings.ReplaceAll(strings.ReplaceAll(s.Text, "\r\n", "\n"), "\n", eol)
 		splices = append(splices, splice{s, e.anchor.Column, i})
 	}
 	slices.SortStableFunc(splices, func(a, b splice) int {

@@ -32,12 +32,12 @@ func (p *planner) localize() (map[string]string, error) {
 		return nil, nil
 	}
 	var refs []string
-	seen := map[string]bool{}
+	line := map[string]int{}
 	for _, n := range p.restored {
-		eachExternalRef(n, func(ref string) {
-			if !seen[ref] {
-				seen[ref] = true
-				refs = append(refs, ref)
+		eachExternalRefNode(n, func(v *yaml.Node) {
+			if _, seen := line[v.Value]; !seen {
+				line[v.Value] = v.Line
+				refs = append(refs, v.Value)
 			}
 		})
 	}
@@ -51,11 +51,22 @@ func (p *planner) localize() (map[string]string, error) {
 		if !ok || pointer != strings.TrimPrefix(c.pointer(), "#") || strings.Contains(file, "://") {
 			continue
 		}
-		baseDoc, err := p.external(filepath.Join(filepath.Dir(p.in.Base.Path), filepath.FromSlash(file)))
+		// Confined as loading confines a $ref, wherever this one sits (an
+		// x- extension too, which loading does not follow): nothing
+		// outside the spec's folder is read, let alone copied in.
+		basePath, err := confined(p.in.Base.Path, file)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", p.in.Base.Path, line[ref], err)
+		}
+		revPath, err := confined(p.in.Revision.Path, file)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", p.in.Base.Path, line[ref], err)
+		}
+		baseDoc, err := p.external(basePath)
 		if err != nil {
 			return nil, err
 		}
-		revDoc, err := p.external(filepath.Join(filepath.Dir(p.in.Revision.Path), filepath.FromSlash(file)))
+		revDoc, err := p.external(revPath)
 		if err != nil {
 			return nil, err
 		}
@@ -86,6 +97,38 @@ func (p *planner) localize() (map[string]string, error) {
 	return local, p.addComponents(adds)
 }
 
+// confined is the file a $ref of the spec at specPath names, refused when
+// it lies outside the spec's folder tree: an absolute path, ../, or a
+// symbolic link that leads out, as the loader refuses it.
+func confined(specPath, file string) (string, error) {
+	refused := fmt.Errorf("$ref %q leaves the directory of the spec: refused", file)
+	if file == "" || filepath.IsAbs(filepath.FromSlash(file)) || strings.HasPrefix(file, "/") || filepath.VolumeName(file) != "" {
+		return "", refused
+	}
+	dir := filepath.Dir(specPath)
+	path := filepath.Join(dir, filepath.FromSlash(file))
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	real, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	} else if r, err := filepath.EvalSymlinks(filepath.Dir(real)); err == nil {
+		real = filepath.Join(r, filepath.Base(real))
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", refused
+	}
+	return path, nil
+}
+
 // external reads and parses another file of a snapshot once; nil when it
 // is not there.
 func (p *planner) external(path string) (*doc, error) {
@@ -101,6 +144,7 @@ func (p *planner) external(path string) (*doc, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.anchors = p.base.anchors
 	p.files[path] = d
 	return d, nil
 }
@@ -176,17 +220,23 @@ func shiftText(text string, delta int) string {
 
 // eachExternalRef calls fn with every $ref under n into another file.
 func eachExternalRef(n *yaml.Node, fn func(string)) {
+	eachExternalRefNode(n, func(v *yaml.Node) { fn(v.Value) })
+}
+
+// eachExternalRefNode calls fn with the value node of every $ref under n
+// into another file, in extensions too.
+func eachExternalRefNode(n *yaml.Node, fn func(*yaml.Node)) {
 	if n == nil {
 		return
 	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if v := n.Content[i+1]; n.Content[i].Value == "$ref" && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.HasPrefix(v.Value, "#") {
-				fn(v.Value)
+				fn(v)
 			}
 		}
 	}
 	for _, c := range n.Content {
-		eachExternalRef(c, fn)
+		eachExternalRefNode(c, fn)
 	}
 }

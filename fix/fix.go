@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
@@ -60,6 +61,9 @@ type Result struct {
 	// Notes are targets that were restored without a new version, and
 	// why, one line each.
 	Notes []string
+	// againstBase is the diff of the base with Data that the check of the
+	// result read, for Verify.
+	againstBase *diff.Result
 }
 
 // Fix plans and applies the edits.
@@ -72,6 +76,7 @@ func Fix(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	newAnchorNames(base, rev)
 	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}}}
 	baseOps, revOps := specs.Operations(in.Base.Doc, in.Product), specs.Operations(in.Revision.Doc, in.Product)
 	byOp := map[string][]string{}

@@ -26,6 +26,10 @@ type Options struct {
 	// for the check of the result, as the command loads a pair (the fast
 	// path); nil loads the fixed revision whole against Base.
 	Load func(fixed []byte) (base, revision *specs.Snapshot, err error)
+	// LoadAgainstRevision, when set, loads the revision and the fixed
+	// revision as a pair, for Verify's diff of the two; nil loads the fixed
+	// revision whole.
+	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
 }
 
 // Run fixes what the check of base against revision (before) found
@@ -83,7 +87,8 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	base, fixed := in.Base, in.Revision
+	base := in.Base
+	var fixed *specs.Snapshot
 	if opts.Load != nil {
 		base, fixed, err = opts.Load(res.Data)
 	} else {
@@ -100,5 +105,6 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	res.againstBase = result
 	return res, policy.Check(policy.Input{Base: base, Revision: fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
 }

@@ -3,7 +3,6 @@ package policy
 import (
 	"cmp"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -437,9 +436,7 @@ func (e Exemption) matches(f *Finding) bool {
 	if wantMethod != "*" && !strings.EqualFold(wantMethod, method) {
 		return false
 	}
-	// path.Match's * stops at "/", so it matches exactly one segment.
-	ok, err := path.Match(wantPath, opPath)
-	return err == nil && ok
+	return matchOperationPath(wantPath, opPath)
 }
 
 func (c *checker) newestBaseVersion(operation string) string {

@@ -69,8 +69,8 @@ type Config struct {
 type Exemption struct {
 	// Rule defaults to breaking-change-without-new-version.
 	Rule string `yaml:"rule"`
-	// Operation is "METHOD /path"; * matches one path segment, and the
-	// method may be *.
+	// Operation is "METHOD /path": the method, or * for any; the path
+	// literal, where a segment that is * matches any one segment.
 	Operation string     `yaml:"operation"`
 	Version   string     `yaml:"version"`
 	Change    string     `yaml:"change"`
@@ -281,6 +281,41 @@ func (c *Config) validate() error {
 
 var operationPattern = regexp.MustCompile(`^(\*|[A-Za-z]+) (/\S*)$`)
 
+// operationSchemaPattern is what validate accepts, for the JSON schema:
+// operationPattern with validOperationPath's segments.
+var operationSchemaPattern = regexp.MustCompile(`^(\*|[A-Za-z]+) (/(\*|[^/\s*?\[\]\\]*))+$`)
+
+// validOperationPath reports whether an exemption's path is one the
+// matching supports: literal segments, and * as a whole segment, which
+// matches any one segment. Glob classes and a * inside a segment are
+// refused rather than read one way or another in silence.
+func validOperationPath(p string) bool {
+	if strings.ContainsAny(p, `[]?\`) {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg != "*" && strings.Contains(seg, "*") {
+			return false
+		}
+	}
+	return true
+}
+
+// matchOperationPath matches a path against an exemption's: segment by
+// segment, * matching any one segment, every other segment literally.
+func matchOperationPath(pattern, p string) bool {
+	want, got := strings.Split(pattern, "/"), strings.Split(p, "/")
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		if want[i] != "*" && want[i] != got[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // validate checks an exemption; the warning names the ids an old oasdiff
 // id in change applies to.
 func (e *Exemption) validate() (warning string, err error) {
@@ -292,6 +327,9 @@ func (e *Exemption) validate() (warning string, err error) {
 	}
 	if !operationPattern.MatchString(e.Operation) {
 		return "", fmt.Errorf("operation: %q is not \"METHOD /path\"", e.Operation)
+	}
+	if _, p, _ := strings.Cut(e.Operation, " "); !validOperationPath(p) {
+		return "", fmt.Errorf("operation: %q: a path is literal, with * only as a whole segment (/api/*/orgs); [, ], ? and \\ are not supported", e.Operation)
 	}
 	if e.Version != "" {
 		if _, err := civil.ParseDate(e.Version); err != nil {

@@ -27,7 +27,7 @@ var configDescriptions = map[string]string{
 	"Config.MaxSpecNodes":      "The most nodes (mappings, lists, keys and values, YAML aliases expanded) a snapshot or $ref'd file may have; each costs about 2.4 KB of memory, and a bigger document is refused before it is built.",
 	"Exemption":                "Lets the matching findings pass until it expires.",
 	"Exemption.Rule":           "The apiver rule id exempted.",
-	"Exemption.Operation":      "METHOD /path; * matches one path segment, and the method may be *.",
+	"Exemption.Operation":      "METHOD /path: the method, or * for any; the path is literal, except that a segment * matches any one segment (/api/*/orgs). No other glob syntax.",
 	"Exemption.Version":        "The resource version (YYYY-MM-DD); every version when unset.",
 	"Exemption.Change":         "The oasdiff check id; every change when unset.",
 	"Exemption.Reason":         "Why the finding may pass; shown with the exempted finding.",
@@ -91,7 +91,7 @@ func ConfigSchema() ([]byte, error) {
 	e.Required = []string{"operation", "reason", "expires"}
 	p = prop(e, "rule")
 	p.Enum, p.Default = ruleIDs, BreakingChangeWithoutNewVersion
-	prop(e, "operation").Pattern = operationPattern.String()
+	prop(e, "operation").Pattern = operationSchemaPattern.String()
 	prop(e, "version").Format = "date"
 	prop(e, "change").Enum = checkIDs
 	prop(e, "reason").MinLength = ptr(uint64(1))

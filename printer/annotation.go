@@ -80,16 +80,20 @@ const annotationOperations = 10
 // text is the message, the operation-versions it reaches, where the base
 // had it (a removal anchored in the revision, or a line of a file at a git
 // ref) and, for an exempted group, why it passes.
-func (a *annotation) text() string {
-	s := a.Message
+func (a *annotation) text() string { return a.textEscaped(func(s string) string { return s }) }
+
+// textEscaped is text with esc applied to each string from the spec or the
+// config; the line breaks between its parts stay.
+func (a *annotation) textEscaped(esc func(string) string) string {
+	s := esc(a.Message)
 	if reach := reachText(a.Operations, annotationOperations); reach != "" {
-		s += "\n" + strings.ToUpper(reach[:1]) + reach[1:]
+		s += "\n" + esc(strings.ToUpper(reach[:1])+reach[1:])
 	}
 	if l := a.Location; l != nil && (a.Anchor != nil || l.Ref != "") {
-		s += "\nIn the base at " + l.String()
+		s += "\nIn the base at " + esc(l.String())
 	}
 	if e := a.Exemption; e != nil {
-		s += fmt.Sprintf("\nExempted until %s: %s", e.Expires, e.Reason)
+		s += fmt.Sprintf("\nExempted until %s: %s", e.Expires, esc(e.Reason))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 )
 
@@ -41,10 +42,10 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 		shown[command]++
 		var props []string
 		if l := a.at; l != nil {
-			props = append(props, "file="+escapeProperty(l.File), "line="+strconv.Itoa(l.Line))
+			props = append(props, "file="+escapeProperty(escape.Text(l.File)), "line="+strconv.Itoa(l.Line))
 		}
-		props = append(props, "title="+escapeProperty(a.title()))
-		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.text()))
+		props = append(props, "title="+escapeProperty(escape.Text(a.title())))
+		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.textEscaped(escapeLines)))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty(fmt.Sprintf("apiver: %s not annotated", plural(hidden, "more root change"))),
@@ -54,7 +55,7 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 	}
 	// A log line, not an annotation: it belongs to no line of the spec.
 	if line := fixLine(res); line != "" {
-		fmt.Fprintf(&b, "apiver fix: %s\n", strings.TrimSpace(line))
+		fmt.Fprintf(&b, "apiver fix: %s\n", escape.Text(strings.TrimSpace(line)))
 	}
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
@@ -80,10 +81,24 @@ func workflowCommand(g policy.Group) string {
 
 // escapeData and escapeProperty follow the runner's rules (actions/toolkit's
 // command.ts): a message escapes %, CR and LF; a property also : and ,.
+// Text from the spec or the config goes through escape.Text first, as in
+// the text format: no control character (ESC, NUL, VT, FF...), bidi
+// override or line separator reaches the log raw.
 var (
 	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 )
 
-func escapeData(s string) string     { return dataEscaper.Replace(s) }
+func escapeData(s string) string { return dataEscaper.Replace(s) }
+
+// escapeLines is escape.Text of each line of s: a message's line breaks
+// become the annotation's (%0A), the other control characters show escaped.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = escape.Text(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 func escapeProperty(s string) string { return propertyEscaper.Replace(s) }

@@ -31,7 +31,7 @@ const maxAliasExpansion = sizelimit.Default
 const DefaultMaxNodes int64 = 300_000
 
 var (
-	tooDeepMsg       = fmt.Sprintf("refused: it nests more than %d levels deep", maxDepth)
+	tooDeepMsg       = fmt.Sprintf("refused: nested deeper than %d levels", maxDepth)
 	aliasesExpandMsg = fmt.Sprintf("refused: its YAML aliases expand it by more than %d MiB", maxAliasExpansion>>20)
 )
 
@@ -51,6 +51,9 @@ func checkStructure(data []byte, maxNodes int64) string {
 	if trimmed, ok := jsonText(data); ok {
 		return checkJSON(trimmed, maxNodes)
 	}
+	if deepJSON(data) {
+		return tooDeepMsg
+	}
 	return checkTree(data, parseNode(data), maxNodes)
 }
 
@@ -59,6 +62,18 @@ func checkStructure(data []byte, maxNodes int64) string {
 func jsonText(data []byte) ([]byte, bool) {
 	trimmed := bytes.TrimSpace(data)
 	return trimmed, len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed)
+}
+
+// deepJSON reports whether data, read as JSON, nests deeper than
+// maxDepth. JSON that Go's decoder refuses for its own depth limit (10,000)
+// is valid all the same: it is refused for its depth, not as invalid.
+func deepJSON(data []byte) bool {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	depth, _ := jsonShape(trimmed)
+	return depth > maxDepth
 }
 
 // checkJSON is checkStructure of valid JSON; JSON has no aliases.
@@ -87,6 +102,8 @@ func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, pr
 			return nil, true, &Error{Msg: why}
 		}
 		root, isJSON = prune.JSONTree(data), true
+	} else if deepJSON(data) {
+		return nil, true, &Error{Msg: tooDeepMsg}
 	} else {
 		root = parseNode(data)
 		if why := checkTree(data, root, maxNodes); why != "" {
@@ -97,6 +114,9 @@ func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, pr
 		return nil, isJSON, nil
 	}
 	if line, msg := prune.Check(root); msg != "" {
+		return nil, isJSON, &Error{Line: line, Msg: msg}
+	}
+	if line, msg := checkSunsets(root); msg != "" {
 		return nil, isJSON, &Error{Line: line, Msg: msg}
 	}
 	if !isJSON {

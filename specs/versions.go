@@ -385,19 +385,14 @@ func (o *Operation) eachMediaTypeOf(version string, fn func(*openapi3.MediaType)
 	}
 }
 
-// sunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 time).
+// sunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 date-time;
+// loading refuses anything else).
 func sunsetOf(extensions map[string]any) civil.Date {
 	s, ok := extensions["x-sunset"].(string)
 	if !ok {
 		return civil.Date{}
 	}
-	if len(s) > 10 {
-		s = s[:10]
-	}
-	d, err := civil.ParseDate(s)
-	if err != nil {
-		return civil.Date{}
-	}
+	d, _ := ParseSunset(s)
 	return d
 }
 

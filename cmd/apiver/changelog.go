@@ -12,6 +12,7 @@ import (
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
@@ -78,7 +79,11 @@ the previous snapshot, per operation and version.`,
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			return withLock(output, lockTimeout, func() error { return h.Write(output) })
+			data, err := h.Encode()
+			if err != nil {
+				return err
+			}
+			return writeOutput(output, lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(data); return err })
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the history to this file (replaced atomically) instead of stdout")
@@ -122,11 +127,17 @@ for REF:PATH, else today.`,
 			if path == sizelimit.Stdin {
 				return &usageError{errors.New("--changelog -: standard input cannot be updated; name the history file")}
 			}
+			// A link out of the work tree, a pipe or a device is refused
+			// before anything is read through it.
+			target, err := fileTarget(path, "the history")
+			if err != nil {
+				return err
+			}
 			// Read once before the slow part, so a broken history fails
 			// fast, and again under the lock: another run may have added
 			// its release meanwhile, and writing the first read back would
 			// lose it.
-			if _, _, err := readOrNewHistory(path); err != nil {
+			if _, _, err := readOrNewHistory(target); err != nil {
 				return err
 			}
 			flags.stderr = cmd.ErrOrStderr()
@@ -138,11 +149,11 @@ for REF:PATH, else today.`,
 				// A work-tree file without a date is released today.
 				revision.Date = today()
 			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 				return err
 			}
-			return withLock(path, lockTimeout, func() error {
-				h, created, err := readOrNewHistory(path)
+			return withLock(path, target.Real, lockTimeout, func() error {
+				h, created, err := readOrNewHistory(target)
 				if err != nil {
 					return err
 				}
@@ -154,7 +165,7 @@ for REF:PATH, else today.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "%s already records %s: unchanged\n", path, revision.Date)
 					return nil
 				}
-				if err := h.Write(path); err != nil {
+				if err := h.Write(target.Real); err != nil {
 					return err
 				}
 				if created {
@@ -281,13 +292,16 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 	return cmd
 }
 
-// readOrNewHistory reads the history at path, or starts an empty one when
-// nothing is there yet (created says so). Anything else there that is not
-// a history, a dangling link included, is an error.
-func readOrNewHistory(path string) (h *changelog.History, created bool, err error) {
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+// readOrNewHistory reads the history at the target, or starts an empty
+// one when nothing is there yet, a link to a file still to be made
+// included (created says so). Anything else there that is not a history is
+// an error.
+func readOrNewHistory(t *outfile.Target) (h *changelog.History, created bool, err error) {
+	// Real, not Path: a link whose target is still to be made is a new
+	// history too.
+	if _, err := os.Lstat(t.Real); errors.Is(err, fs.ErrNotExist) {
 		return &changelog.History{}, true, nil
 	}
-	h, err = changelog.Read(path)
+	h, err = changelog.Read(t.Path)
 	return h, false, err
 }

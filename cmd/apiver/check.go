@@ -161,12 +161,13 @@ func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool 
 
 // fixArgs is the `apiver fix` command line for a check's: its two inputs
 // and every flag given that fix takes too (config, dates, filters,
-// exemptions), so that it fixes what the check found.
+// exemptions), so that it fixes what the check found. check's --output
+// FORMAT=FILE names a report, not the file fix would write: left out.
 func fixArgs(check *cobra.Command, args []string) []string {
 	fixFlags := newFixCmd(nil).Flags()
 	out := []string{"apiver", "fix"}
 	check.Flags().Visit(func(f *pflag.Flag) {
-		if fixFlags.Lookup(f.Name) == nil || f.Name == "verbose" || f.Name == "full-pipeline" || f.Name == "lock-timeout" {
+		if fixFlags.Lookup(f.Name) == nil || f.Name == "verbose" || f.Name == "full-pipeline" || f.Name == "lock-timeout" || f.Name == "output" {
 			return
 		}
 		if slice, ok := f.Value.(pflag.SliceValue); ok {

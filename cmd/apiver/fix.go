@@ -83,9 +83,14 @@ func fixRun(opts *fixOptions) error {
 	if !version.IsZero() {
 		v = version.String()
 	}
-	res, left, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs,
-		Load: opts.reloader(opts.basePath, opts.revisionPath, cmp.config)})
+	fixOpts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs,
+		Load: opts.reloader(opts.basePath, opts.revisionPath, cmp.config), LoadAgainstRevision: opts.reloader(opts.revisionPath, opts.revisionPath, cmp.config)}
+	res, left, err := fix.Run(cmp.base, cmp.revision, report, fixOpts)
 	if err != nil {
+		return err
+	}
+	// Nothing is written unless the result keeps the fix's promise.
+	if err := fix.Verify(cmp.base, cmp.revision, cmp.result, report, left, res, fixOpts); err != nil {
 		return err
 	}
 	for _, r := range res.Restored {

@@ -376,6 +376,9 @@ func TestFixGolden(t *testing.T) {
 				if strings.HasPrefix(f.Name, "want.") {
 					continue
 				}
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"time"
 
-	"github.com/apiver/apiver/internal/atomicfile"
 	"github.com/apiver/apiver/internal/filelock"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/spf13/pflag"
 )
 
@@ -20,9 +18,10 @@ func lockFlag(fs *pflag.FlagSet, timeout *time.Duration) {
 }
 
 // withLock runs write while holding the lock of target, so that runs
-// writing the same target at once take turns.
-func withLock(target string, timeout time.Duration, write func() error) error {
-	unlock, err := filelock.Lock(target, timeout)
+// writing the same target at once take turns; errors name the target as
+// named, shown.
+func withLock(shown, target string, timeout time.Duration, write func() error) error {
+	unlock, err := filelock.LockNamed(target, shown, timeout)
 	if err != nil {
 		return err
 	}
@@ -30,20 +29,41 @@ func withLock(target string, timeout time.Duration, write func() error) error {
 	return write()
 }
 
-// writeOutput renders to stdout, or with a path replaces that file
-// atomically under its lock: a reader, or an interrupted run, finds the old
-// file or the complete new one.
+// writeOutput renders to stdout, or writes the file at path as the output
+// policy says (package outfile): a regular file replaced atomically under
+// its lock, so a reader or an interrupted run finds the old file or the
+// complete new one; a device, a named pipe or /dev/stdout written into; a
+// link out of the work tree, a folder or a socket refused.
 func writeOutput(path string, lockTimeout time.Duration, stdout io.Writer, render func(io.Writer) error) error {
 	if path == "" {
 		return render(stdout)
 	}
-	return withLock(path, lockTimeout, func() error {
-		err := atomicfile.Write(path, 0o644, render)
-		var pathErr *fs.PathError
-		if errors.As(err, &pathErr) {
-			// The error may name a temporary file; name the user's.
-			return fmt.Errorf("%s: %w", path, pathErr.Err)
-		}
+	t, err := outfile.Resolve(path)
+	if err != nil {
 		return err
-	})
+	}
+	switch t.Kind {
+	case outfile.Folder:
+		return fmt.Errorf("%s: is a folder: name a file", path)
+	case outfile.Stream:
+		// Nothing to replace, so nothing to take turns on.
+		return t.Write(0o644, render)
+	}
+	return withLock(path, t.Real, lockTimeout, func() error { return t.Write(0o644, render) })
+}
+
+// fileTarget resolves the regular file a command reads and rewrites in
+// place (changelog update's history), refusing a stream or a folder.
+func fileTarget(path, what string) (*outfile.Target, error) {
+	t, err := outfile.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	switch t.Kind {
+	case outfile.Folder:
+		return nil, fmt.Errorf("%s: is a folder: %s is a file", path, what)
+	case outfile.Stream:
+		return nil, fmt.Errorf("%s: not a regular file (%s): %s is read and replaced, so it must be one", path, t.What, what)
+	}
+	return t, nil
 }

@@ -41,7 +41,16 @@ var parityExceptions = map[string]string{
 	"required-properties/write-only-changed-base.yaml → required-properties/write-only-changed-revision.yaml":                                   "writeOnly set on a request property is no change (equivalence access-mode-unseen)",
 	"required-properties/write-only-changed-revision.yaml → required-properties/write-only-changed-base.yaml":                                   "writeOnly cleared on a request property is no change (equivalence access-mode-unseen)",
 	"openapi-test1.yaml → openapi-test5.yaml": "a maxLength removed beside an anchored pattern is rated against the pattern's bounds (equivalence pattern-implied-length)",
+	// oasdiff reads an x-sunset that is not a date as none; apiver refuses
+	// the input (exit 2, naming file, line and value), so that a sunset is
+	// never misread.
+	"deprecation/base.yaml → deprecation/deprecated-with-invalid-sunset.yaml":   refusedSunset,
+	"deprecation/deprecated-invalid.yaml → deprecation/deprecated-invalid.yaml": refusedSunset,
+	"deprecation/deprecated-future.yaml → deprecation/deprecated-invalid.yaml":  refusedSunset,
+	"deprecation/deprecated-invalid.yaml → deprecation/deprecated-future.yaml":  refusedSunset,
 }
+
+const refusedSunset = "an x-sunset that is not a date is an input error (oasdiff: no sunset)"
 
 // parityMinimumPairs guards the reading of oasdiff's tests: v1.35.0's give
 // 443 distinct pairs.
@@ -76,6 +85,10 @@ func TestParityWithOasdiff(t *testing.T) {
 			continue
 		}
 		got, err := apiverChanges(base, revision, false)
+		if err != nil && parityExceptions[p.String()] == refusedSunset {
+			t.Logf("%s: differs on purpose: %s", p, refusedSunset)
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s: apiver: %v", p, err)
 			continue

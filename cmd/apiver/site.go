@@ -9,6 +9,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/site"
 	"github.com/spf13/cobra"
@@ -98,10 +99,19 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	// site.Write makes the folders above DIR; the lock, on the one that
-	// holds DIR, needs it first.
-	if err := os.MkdirAll(filepath.Dir(filepath.Clean(opts.output)), 0o755); err != nil {
+	// A link to a folder inside the work tree is written through; one out
+	// of it, a device or a pipe is refused.
+	target, err := outfile.Resolve(opts.output)
+	if err != nil {
 		return err
 	}
-	return withLock(opts.output, opts.lockTimeout, func() error { return site.Write(opts.output, files) })
+	if target.Kind == outfile.Stream {
+		return fmt.Errorf("%s: not a folder (%s): a site is a folder", opts.output, target.What)
+	}
+	// site.Write makes the folders above DIR; the lock, on the one that
+	// holds DIR, needs it first.
+	if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
+		return err
+	}
+	return withLock(opts.output, target.Real, opts.lockTimeout, func() error { return site.Write(target.Real, files) })
 }

@@ -3,7 +3,8 @@
 // (on Windows, of a ".NAME.lock" file beside it), so that two runs at once
 // (two release pipelines, a retried job) take turns instead of one silently
 // undoing the other's write. Locking the folder leaves nothing beside the
-// target and needs no write permission; runs writing different files of
+// target and needs no write permission (in a folder this run cannot read,
+// mode 0333, it is a ".NAME.lock" file instead); runs writing different files of
 // one folder take turns too, which costs little, as each holds the lock
 // only to re-read, merge and write.
 package filelock
@@ -41,19 +42,30 @@ func (e *TimeoutError) Error() string {
 // ".NAME.lock" file beside it (which stays: removing it would let a waiting
 // run and a new one lock two different files).
 func Path(target string) string {
+	path, _ := lockPath(realTarget(target))
+	return path
+}
+
+func realTarget(target string) string {
 	real := filepath.Clean(target)
 	if r, err := filepath.EvalSymlinks(real); err == nil {
 		real = r
 	}
-	return lockPath(real)
+	return real
 }
 
 // Lock takes the exclusive lock of target, waiting up to timeout (0: one
 // try), and returns its release. The lock is the operating system's
 // (flock), so a run that dies releases it.
 func Lock(target string, timeout time.Duration) (unlock func(), err error) {
-	path := Path(target)
-	l := flock.New(path, openFlag)
+	return LockNamed(target, target, timeout)
+}
+
+// LockNamed is Lock with errors naming the target as shown (the path the
+// user gave, where target is where it leads).
+func LockNamed(target, shown string, timeout time.Duration) (unlock func(), err error) {
+	path, flag := lockPath(realTarget(target))
+	l := flock.New(path, flag)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	ok, err := l.TryLock()
@@ -64,12 +76,12 @@ func Lock(target string, timeout time.Duration) (unlock func(), err error) {
 	case ok:
 		return func() { _ = l.Unlock() }, nil
 	case err == nil || errors.Is(err, context.DeadlineExceeded):
-		return nil, &TimeoutError{Target: target, Lock: path, Timeout: timeout}
+		return nil, &TimeoutError{Target: shown, Lock: path, Timeout: timeout}
 	default:
 		if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
 			// A missing folder: the error writing would give.
-			return nil, fmt.Errorf("%s: %w", target, pathErr.Err)
+			return nil, fmt.Errorf("%s: %w", shown, pathErr.Err)
 		}
-		return nil, fmt.Errorf("%s: cannot lock it: %w", target, err)
+		return nil, fmt.Errorf("%s: cannot lock it: %w", shown, err)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/gofrs/flock"
 )
 
-func lockPath(target string) string {
-	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".lock")
+func lockPath(target string) (path string, flag flock.Option) {
+	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".lock"), flock.SetFlag(os.O_CREATE | os.O_RDWR)
 }
-
-var openFlag = flock.SetFlag(os.O_CREATE | os.O_RDWR)

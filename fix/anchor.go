@@ -1,0 +1,193 @@
+package fix
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// anchorNames hands out anchor names that no document of a fix uses, so
+// that a copied entry never rebinds an alias: YAML binds an alias to the
+// nearest anchor of its name before it, so a copy that kept its anchor
+// (&s) would capture the revision's later *s.
+type anchorNames struct {
+	used map[string]bool
+}
+
+func newAnchorNames(docs ...*doc) *anchorNames {
+	a := &anchorNames{used: map[string]bool{}}
+	for _, d := range docs {
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n.Anchor != "" {
+				a.used[n.Anchor] = true
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(d.root)
+		d.anchors = a
+	}
+	return a
+}
+
+// fresh is name with the first numeric suffix no document uses.
+func (a *anchorNames) fresh(name string) string {
+	for n := 2; ; n++ {
+		try := fmt.Sprintf("%s_%d", name, n)
+		if !a.used[try] {
+			a.used[try] = true
+			return try
+		}
+	}
+}
+
+// token is an anchor (&name) or alias (*name) in a document's bytes and
+// what replaces it.
+type token struct {
+	start, end int
+	text       string
+}
+
+// relinked is the bytes [start, end) of an entry of d with every anchor
+// defined in it renamed to a fresh name and the aliases to them renamed
+// alike, and every alias to an anchor outside it replaced by the value it
+// names, written inline: the copy means what the original meant, wherever
+// it is put. Without a namer (text apiver made, already relinked) or
+// without anchors and aliases, the bytes are returned as they are.
+func (d *doc) relinked(nodes []*yaml.Node, start, end int) (string, error) {
+	text := string(d.data[start:end])
+	if d.anchors == nil {
+		return text, nil
+	}
+	inside := map[*yaml.Node]string{}
+	var anchored, aliases []*yaml.Node
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Anchor != "" {
+			anchored = append(anchored, n)
+		}
+		if n.Kind == yaml.AliasNode {
+			aliases = append(aliases, n)
+			return
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	for _, n := range nodes {
+		walk(n)
+	}
+	if len(anchored)+len(aliases) == 0 {
+		return text, nil
+	}
+	var tokens []token
+	for _, n := range anchored {
+		inside[n] = d.anchors.fresh(n.Anchor)
+		at, err := d.tokenAt(n, '&', n.Anchor)
+		if err != nil {
+			return "", err
+		}
+		tokens = append(tokens, token{at, at + 1 + len(n.Anchor), "&" + inside[n]})
+	}
+	for _, n := range aliases {
+		at, err := d.tokenAt(n, '*', n.Value)
+		if err != nil {
+			return "", err
+		}
+		replacement := ""
+		if name, ok := inside[n.Alias]; ok {
+			replacement = "*" + name
+		} else if n.Alias != nil {
+			replacement = flow(n.Alias)
+		} else {
+			return "", fmt.Errorf("%s:%d: alias *%s names no anchor", d.path, n.Line, n.Value)
+		}
+		tokens = append(tokens, token{at, at + 1 + len(n.Value), replacement})
+	}
+	sort.Slice(tokens, func(i, j int) bool { return tokens[i].start < tokens[j].start })
+	var b strings.Builder
+	at := start
+	for _, t := range tokens {
+		if t.start < at || t.end > end {
+			return "", fmt.Errorf("%s: cannot place an anchor or alias of the copied entry", d.path)
+		}
+		b.Write(d.data[at:t.start])
+		b.WriteString(t.text)
+		at = t.end
+	}
+	b.Write(d.data[at:end])
+	return b.String(), nil
+}
+
+// tokenAt is the byte offset of n's anchor or alias, which the parser
+// places at the node.
+func (d *doc) tokenAt(n *yaml.Node, mark byte, name string) (int, error) {
+	at := d.offset(n)
+	if at+1+len(name) > len(d.data) || d.data[at] != mark || string(d.data[at+1:at+1+len(name)]) != name {
+		return 0, fmt.Errorf("%s:%d: cannot find %c%s where the parser put it: write the anchor right before its value", d.path, n.Line, mark, name)
+	}
+	return at, nil
+}
+
+// flow writes a node as one line of YAML flow style, its aliases expanded
+// and its anchors left out, keeping each scalar's type: strings quoted,
+// numbers, booleans, null and timestamps plain.
+func flow(n *yaml.Node) string {
+	var b strings.Builder
+	writeFlow(&b, n, 0)
+	return b.String()
+}
+
+func writeFlow(b *strings.Builder, n *yaml.Node, depth int) {
+	if depth > maxInlineDepth {
+		// The loader refuses documents this deep; a cycle would not end.
+		b.WriteString("null")
+		return
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		writeFlow(b, n.Alias, depth+1)
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeFlow(b, n.Content[i], depth+1)
+			b.WriteString(": ")
+			writeFlow(b, n.Content[i+1], depth+1)
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeFlow(b, c, depth+1)
+		}
+		b.WriteByte(']')
+	default:
+		switch tag := n.ShortTag(); tag {
+		case "!!null":
+			b.WriteString("null")
+		case "!!bool", "!!int", "!!float", "!!timestamp":
+			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+				b.WriteString(n.Value)
+				return
+			}
+			b.WriteString(tag + " " + jsonString(n.Value))
+		case "!!str", "!!merge":
+			b.WriteString(jsonString(n.Value))
+		default:
+			b.WriteString(tag + " " + jsonString(n.Value))
+		}
+	}
+}
+
+// maxInlineDepth bounds the expansion of an alias written inline.
+const maxInlineDepth = 256

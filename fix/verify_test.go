@@ -1,0 +1,95 @@
+package fix
+
+import (
+	"strings"
+	"testing"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// fixCase fixes the base and revision of a testdata/fix case.
+func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, d *diff.Result, before, after *policy.Report, res *Result, opts Options) {
+	t.Helper()
+	archive, err := txtar.ParseFile("../testdata/fix/" + name + ".txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := func(file string) *specs.Snapshot {
+		for _, f := range archive.Files {
+			if f.Name == file {
+				doc, err := specs.Parse(file, f.Data, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return &specs.Snapshot{Path: file, Data: f.Data, Doc: doc}
+			}
+		}
+		t.Fatalf("no %s", file)
+		return nil
+	}
+	base, revision = snap("base-2024-01-15.yaml"), snap("revision-2024-03-01.yaml")
+	date := civil.Date{Year: 2024, Month: 3, Day: 1}
+	opts = Options{Config: policy.DefaultConfig(), Date: date, Product: "example", Version: "2024-03-01"}
+	d, err = diff.Compare(base, revision, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: date})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = policy.Check(policy.Input{Base: base, Revision: revision, Result: d, Date: date, Config: opts.Config})
+	res, after, err = Run(base, revision, before, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, revision, d, before, after, res, opts
+}
+
+func TestVerifyPassesAGoodFix(t *testing.T) {
+	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema"} {
+		base, revision, d, before, after, res, opts := fixCase(t, name)
+		if err := Verify(base, revision, d, before, after, res, opts); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestVerifyRefusesWhatBreaksThePromise: a fixed file whose restored
+// version lost its schema (what a comment at column 0 once caused), or
+// whose alias rebinds (an anchor of the copy reused), is refused, though
+// such a file may pass the check.
+func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
+	base, revision, d, before, after, res, opts := fixCase(t, "comment-column-0")
+	// The restored version without its schema.
+	lines := strings.SplitAfter(string(res.Data), "\n")
+	var dropped []string
+	for i, l := range lines {
+		if i > 10 && i < 17 {
+			continue
+		}
+		dropped = append(dropped, l)
+	}
+	res.Data = []byte(strings.Join(dropped, ""))
+	err := Verify(base, revision, d, before, after, res, opts)
+	if err == nil || !strings.Contains(err.Error(), "would not be the base's") {
+		t.Errorf("restored version without its schema: %v, want a refusal", err)
+	}
+
+	base, revision, d, before, _, res, opts = fixCase(t, "anchor-reused")
+	res.Data = []byte(strings.Replace(string(res.Data), "&s_2", "&s", 1))
+	// The check of the result reads the file as written.
+	doc, err := specs.Parse(revision.Path, res.Data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := &specs.Snapshot{Path: revision.Path, Data: res.Data, Doc: doc}
+	if res.againstBase, err = diff.Compare(base, fixed, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: opts.Date}); err != nil {
+		t.Fatal(err)
+	}
+	after = policy.Check(policy.Input{Base: base, Revision: fixed, Result: res.againstBase, Date: opts.Date, Config: opts.Config})
+	err = Verify(base, revision, d, before, after, res, opts)
+	if err == nil || !strings.Contains(err.Error(), "GET /beta") {
+		t.Errorf("alias rebound: %v, want a refusal naming GET /beta", err)
+	}
+}

@@ -1,0 +1,267 @@
+// Package outfile is the one place that decides how apiver writes a file it
+// was told to write (-o, --output FORMAT=FILE, --changelog, site -o), so
+// that no command can replace what is not its to replace:
+//
+//   - a regular file, or a new one, is replaced atomically (package
+//     atomicfile): written beside it and renamed into place;
+//   - a character device (/dev/null), a named pipe, or a link to one of the
+//     process's own descriptors (/dev/stdout, /proc/self/fd/1) is written
+//     into, streamed, never renamed over, and no temporary file is made
+//     beside it;
+//   - a symbolic link whose target lies outside the git work tree that
+//     holds it (outside git: outside the folder named on the command line)
+//     is refused, naming the link and its target: a pull request that adds
+//     such a link must not make CI overwrite a file of the runner's; a link
+//     that stays inside is written through (its target replaced, the link
+//     kept);
+//   - anything else (a folder where a file goes, a block device, a socket)
+//     is refused.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/apiver/apiver/internal/atomicfile"
+)
+
+// Kind is what a target is once links are followed.
+type Kind int
+
+const (
+	// File is a regular file, or nothing yet: replaced atomically.
+	File Kind = iota
+	// Stream is a character device, a named pipe or one of the process's
+	// descriptors: written into.
+	Stream
+	// Folder is a directory: only `site` writes one.
+	Folder
+)
+
+// Target is a path apiver was told to write, checked against the policy.
+type Target struct {
+	// Path is the path as named.
+	Path string
+	// Real is where the content goes: Path with symbolic links resolved
+	// (for a Stream, Path itself, opened as named).
+	Real string
+	Kind Kind
+	// What names a Stream's kind: a character device, a named pipe, or
+	// a descriptor of the process.
+	What string
+}
+
+// Error is a target the policy refuses.
+type Error struct {
+	Path, Msg string
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+// maxHops bounds a chain of links, as the kernel's ELOOP does.
+const maxHops = 40
+
+// descriptor matches the paths that name a descriptor of a process: what
+// /dev/stdout and /dev/fd/N lead to.
+var descriptor = regexp.MustCompile(`^/(proc/(self|thread-self|[0-9]+)|dev)/fd/[0-9]+$`)
+
+// Resolve checks path against the output policy and says how it is
+// written. The refusals are *Error.
+func Resolve(path string) (*Target, error) {
+	t := &Target{Path: path}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	cur, linked, firstTarget := abs, false, ""
+	for hop := 0; ; hop++ {
+		if descriptor.MatchString(cur) || cur == "/dev/stdout" || cur == "/dev/stderr" {
+			// The process's own descriptor: what a shell redirection made
+			// of it (a pipe, a terminal, a file opened for appending).
+			t.Real, t.Kind, t.What = path, Stream, "a descriptor of the process"
+			return t, nil
+		}
+		if hop == maxHops {
+			return nil, &Error{path, "too many levels of symbolic links"}
+		}
+		info, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			break // a new file, or a dangling link's future target
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		to, err := os.Readlink(cur)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if firstTarget == "" {
+			firstTarget = to
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(cur), to)
+		}
+		cur, linked = filepath.Clean(to), true
+	}
+	real := resolveDir(cur)
+	if linked || real != abs {
+		if root, git := workTree(abs); !inside(root, real) {
+			return nil, outsideError(path, firstTarget, real, root, git)
+		}
+	}
+	t.Real = real
+	if !linked && real == abs {
+		// No link anywhere: errors name the file as the user did.
+		t.Real = path
+	}
+	info, err := os.Stat(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.Kind = File
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	case info.Mode().IsRegular():
+		t.Kind = File
+	case info.IsDir():
+		t.Kind = Folder
+	case info.Mode()&fs.ModeCharDevice != 0:
+		t.Kind, t.What = Stream, "a character device"
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		t.Kind, t.What = Stream, "a named pipe"
+	default:
+		return nil, &Error{path, fmt.Sprintf("%s: apiver writes regular files, character devices and named pipes only", kindOf(info.Mode()))}
+	}
+	return t, nil
+}
+
+// outsideError names the link, its target as written and where it leads.
+func outsideError(path, written, real, root string, git bool) error {
+	target := real
+	if written != "" && written != real {
+		target = fmt.Sprintf("%s (%s)", written, real)
+	}
+	where := "the git work tree " + root
+	if !git {
+		where = "the folder " + root + " named on the command line"
+	}
+	msg := fmt.Sprintf("a symbolic link to %s, outside %s: refused, so that a link cannot make apiver overwrite a file elsewhere (name the target itself to write it)", target, where)
+	if written == "" {
+		msg = fmt.Sprintf("leads through a symbolic link to %s, outside %s: refused, so that a link cannot make apiver overwrite a file elsewhere (name the target itself to write it)", target, where)
+	}
+	return &Error{path, msg}
+}
+
+// resolveDir is path with the symbolic links of its folders resolved, as
+// far as they exist; the last element is kept as it is (it is not a link
+// or does not exist).
+func resolveDir(path string) string {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	var missing []string
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			parts := append([]string{real}, missing...)
+			return filepath.Join(append(parts, base)...)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return path
+		}
+		missing = append([]string{filepath.Base(dir)}, missing...)
+		dir = parent
+	}
+}
+
+// workTree is the top of the git work tree that holds abs, found by its
+// .git (a folder, or a file in a linked work tree or a submodule), with
+// symbolic links resolved; outside git, the folder of abs as named.
+func workTree(abs string) (root string, git bool) {
+	for dir := filepath.Dir(abs); ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return realDir(dir), true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return realDir(filepath.Dir(abs)), false
+}
+
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func unwrapPath(err error) error {
+	if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
+		return pathErr.Err
+	}
+	return err
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
+}
+
+// Write writes what write produces to the target: a File replaced
+// atomically (write may run twice, see atomicfile.Write), a Stream written
+// into once the whole content is rendered, so a failed render writes
+// nothing. A Folder is refused.
+func (t *Target) Write(perm os.FileMode, write func(io.Writer) error) error {
+	switch t.Kind {
+	case Folder:
+		return &Error{t.Path, "is a folder: name a file"}
+	case Stream:
+		var b strings.Builder
+		if err := write(&b); err != nil {
+			return err
+		}
+		return t.stream(b.String())
+	}
+	err := atomicfile.Write(t.Real, perm, write)
+	if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
+		// The error may name a temporary file; name the user's.
+		return fmt.Errorf("%s: %w", t.Path, pathErr.Err)
+	}
+	return err
+}
+
+func (t *Target) stream(content string) error {
+	f, err := openStream(t.Path)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(f, content)
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Path, unwrapPath(err))
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package specs
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"cloud.google.com/go/civil"
+	"go.yaml.in/yaml/v3"
+)
+
+// rfc3339 is an RFC 3339 date-time as written: the date, T, the time with
+// optional fractions of a second, and Z or an offset.
+var rfc3339 = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$`)
+
+// ParseSunset reads an x-sunset value: exactly a date (YYYY-MM-DD) or an
+// RFC 3339 date-time, whose date it is; ok is false for anything else,
+// a date followed by more text among them.
+func ParseSunset(s string) (civil.Date, bool) {
+	if len(s) == len("2006-01-02") {
+		d, err := civil.ParseDate(s)
+		return d, err == nil
+	}
+	if !rfc3339.MatchString(s) {
+		return civil.Date{}, false
+	}
+	if _, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s)); err != nil {
+		return civil.Date{}, false
+	}
+	d, err := civil.ParseDate(s[:10])
+	return d, err == nil
+}
+
+// httpMethods are the keys of a path item that hold operations.
+var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true}
+
+// checkSunsets finds the first x-sunset, of an operation or of a media
+// type object (in a request body or a response, inline or among the
+// components), that is not exactly a date or an RFC 3339 date-time: read
+// loosely, "2026-03-01 and more" would pass as a date. It returns its line
+// and what is wrong, "" when nothing is.
+func checkSunsets(root *yaml.Node) (line int, msg string) {
+	var found *yaml.Node
+	check := func(m *yaml.Node) {
+		if found != nil {
+			return
+		}
+		if v := field(m, "x-sunset"); v != nil && !validSunset(v) {
+			found = v
+		}
+	}
+	content := func(holder *yaml.Node) {
+		eachValue(field(holder, "content"), func(_ string, mt *yaml.Node) { check(mt) })
+	}
+	eachValue(field(root, "paths"), func(_ string, item *yaml.Node) {
+		eachValue(item, func(method string, op *yaml.Node) {
+			if !httpMethods[strings.ToLower(method)] {
+				return
+			}
+			check(op)
+			content(field(op, "requestBody"))
+			eachValue(field(op, "responses"), func(_ string, r *yaml.Node) { content(r) })
+		})
+	})
+	components := field(root, "components")
+	eachValue(field(components, "requestBodies"), func(_ string, b *yaml.Node) { content(b) })
+	eachValue(field(components, "responses"), func(_ string, r *yaml.Node) { content(r) })
+	if found == nil {
+		return 0, ""
+	}
+	return found.Line, fmt.Sprintf("x-sunset %s is not a date: want YYYY-MM-DD or an RFC 3339 date-time", shownValue(found))
+}
+
+func validSunset(v *yaml.Node) bool {
+	if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!timestamp") {
+		return false
+	}
+	_, ok := ParseSunset(v.Value)
+	return ok
+}
+
+// shownValue is a value as an error shows it: a scalar quoted (its line
+// breaks escaped, so the error stays one line), else its kind.
+func shownValue(v *yaml.Node) string {
+	switch {
+	case v.Kind == yaml.MappingNode:
+		return "(a mapping)"
+	case v.Kind == yaml.SequenceNode:
+		return "(a list)"
+	case v.Tag == "!!null":
+		return "null"
+	}
+	return strconv.Quote(v.Value)
+}
+
+// deref is the node an alias names.
+func deref(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.AliasNode {
+		return n.Alias
+	}
+	return n
+}
+
+// field is the value of key in mapping m, nil when m is not a mapping or
+// has no such key.
+func field(m *yaml.Node, key string) *yaml.Node {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return deref(m.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// eachValue calls fn with each key and mapping value of mapping m.
+func eachValue(m *yaml.Node, fn func(key string, v *yaml.Node)) {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.MappingNode {
+			fn(m.Content[i].Value, v)
+		}
+	}
+}
