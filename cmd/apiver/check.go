@@ -10,6 +10,7 @@ import (
 	"al.essio.dev/pkg/shellescape"
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -139,16 +140,10 @@ func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool 
 	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
 		return nil
 	}
-	load := opts.reloader(opts.basePath, opts.revisionPath, cmp.config)
-	if load == nil {
-		return nil
+	if opts.basePath == sizelimit.Stdin || opts.revisionPath == sizelimit.Stdin {
+		return nil // read once: the fix cannot read it again
 	}
-	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
-	if err != nil {
-		return nil
-	}
-	_, after, err := fix.Run(cmp.base, cmp.revision, report, fix.Options{Config: cmp.config, Date: cmp.date, Product: product,
-		Version: newVersion(civil.Date{}, cmp).String(), AllowRemoteRefs: opts.allowRemoteRefs, Load: load})
+	_, after, err := runFix(&opts.pairFlags, opts.basePath, opts.revisionPath, cmp, report, newVersion(civil.Date{}, cmp))
 	if err != nil {
 		return nil
 	}

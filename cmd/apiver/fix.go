@@ -74,23 +74,9 @@ func fixRun(opts *fixOptions) error {
 	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
 	}
-	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
-	if err != nil {
-		return err
-	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	v := ""
-	if !version.IsZero() {
-		v = version.String()
-	}
-	fixOpts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: opts.allowRemoteRefs,
-		Load: opts.reloader(opts.basePath, opts.revisionPath, cmp.config), LoadAgainstRevision: opts.reloader(opts.revisionPath, opts.revisionPath, cmp.config)}
-	res, left, err := fix.Run(cmp.base, cmp.revision, report, fixOpts)
+	res, left, err := runFix(&opts.pairFlags, opts.basePath, opts.revisionPath, cmp, report, version)
 	if err != nil {
-		return err
-	}
-	// Nothing is written unless the result keeps the fix's promise.
-	if err := fix.Verify(cmp.base, cmp.revision, cmp.result, report, left, res, fixOpts); err != nil {
 		return err
 	}
 	for _, r := range res.Restored {
@@ -143,6 +129,30 @@ func fixRun(opts *fixOptions) error {
 		return errPolicyFailed
 	}
 	return nil
+}
+
+// runFix fixes a checked pair and holds the result to the fix's promise
+// (fix.Verify): what `apiver fix` writes, and what check offers.
+func runFix(f *pairFlags, basePath, revisionPath string, cmp *comparison, report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
+	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := ""
+	if !version.IsZero() {
+		v = version.String()
+	}
+	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs,
+		Load: f.reloader(basePath, revisionPath, cmp.config), LoadAgainstRevision: f.reloader(revisionPath, revisionPath, cmp.config)}
+	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Nothing is written unless the result keeps the fix's promise.
+	if err := fix.Verify(cmp.base, cmp.revision, cmp.result, report, left, res, opts); err != nil {
+		return nil, nil, err
+	}
+	return res, left, nil
 }
 
 // newVersion names the fix's new version: --version when given, else the
