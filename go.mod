@@ -3,6 +3,7 @@ module github.com/apiver/apiver
 go 1.26.8
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.0
 	cloud.google.com/go v0.123.0
 	github.com/PuerkitoBio/goquery v1.13.0
 	github.com/arran4/golang-ical v0.3.4
@@ -32,7 +33,6 @@ require (
 )
 
 require (
-	al.essio.dev/pkg/shellescape v1.6.0 // indirect
 	github.com/TwiN/go-color v1.4.1 // indirect
 	github.com/andybalholm/cascadia v1.3.4 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
