@@ -128,6 +128,9 @@ type Source struct {
 // Path is the file as a Snapshot of it names it.
 func (s *Source) Path() string { return s.path }
 
+// Size is how many bytes the file holds.
+func (s *Source) Size() int64 { return int64(len(s.data)) }
+
 // Read reads one snapshot file, or REF:PATH from git when no file has that
 // name, without parsing it.
 func Read(path string, opts LoadOptions) (*Source, error) {
@@ -445,3 +448,6 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 	}
 	return nil
 }
+
+// Ref is the git ref the file is read at, "" on disk.
+func (s *Source) Ref() string { return s.ref }
