@@ -200,8 +200,9 @@ func (c *checker) changesInExistingVersions() {
 
 func (c *checker) bumpsWithoutBreakingChange() {
 	for _, p := range c.in.Result.Pairs {
-		// The first version of a legacy operation is a migration, not a bump.
-		if p.Kind != diff.Bump || p.Predecessor == "" || p.Breaking() {
+		// The first version of a legacy operation is a migration, not a
+		// bump; a new version document releases every operation it holds.
+		if p.Kind != diff.Bump || p.Predecessor == "" || p.Breaking() || c.in.Result.ByDocument {
 			continue
 		}
 		c.add(Finding{
@@ -295,7 +296,9 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 // not removed.
 func (c *checker) removedVersions() {
 	for _, p := range c.in.Result.Pairs {
-		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease {
+		// An operation dropped from a new version document (its
+		// predecessor named) is a change of that version, not a removal.
+		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease || p.Predecessor != "" {
 			continue
 		}
 		if c.in.Config.Replaced(c.in.Result, p) {
@@ -457,10 +460,7 @@ func (c *checker) versionLocation(operation, version string) *diff.Location {
 	if op == nil {
 		return nil
 	}
-	if line := op.VersionLine(version); line > 0 {
-		return &diff.Location{File: c.in.Revision.Path, Line: line, Ref: c.in.Revision.Ref}
-	}
-	return operationLocation(c.in.Revision, op)
+	return versionLocation(c.in.Revision, op, version)
 }
 
 func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {
