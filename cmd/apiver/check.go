@@ -105,8 +105,15 @@ func checkRun(opts *checkOptions) error {
 		cmp.config.FailOnPreexisting = true
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
+	anchor := policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision)
+	if cmp.documents != nil {
+		anchor = policy.NewDocumentAnchor(cmp.documents)
+	}
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
-		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
+		Groups: report.Groups(anchor)}
+	if cmp.documents != nil {
+		cmp.documents.Release()
+	}
 	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
 	if offers {
 		res.Fixed = fixedBy(opts, cmp, report)
@@ -136,7 +143,7 @@ func checkRun(opts *checkOptions) error {
 // nothing is fixable or the fix cannot run (an input read from stdin
 // cannot be read again; a fix that fails fixes nothing).
 func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
-	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
+	if cmp.documents != nil || !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
 		return nil
 	}
 	load := opts.reloader(opts.basePath, opts.revisionPath, cmp.config)
