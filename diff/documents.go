@@ -160,3 +160,27 @@ func wrap(pairs []*Pair) []pairing {
 	}
 	return out
 }
+
+// CompareDocumentVersions diffs two version documents of one snapshot,
+// version from against version to of every operation both hold: what a
+// client meets when it migrates, as CompareVersions for media types.
+func CompareDocumentVersions(from, to *specs.VersionDocument, opts Options) (*Result, error) {
+	opts.Product, opts.Plan = "", nil
+	res, err := Compare(from.Snapshot, to.Snapshot, opts)
+	if err != nil {
+		return nil, err
+	}
+	var pairs []*Pair
+	for _, p := range res.Pairs {
+		if p.Kind != Unversioned {
+			continue
+		}
+		p.Kind, p.Version, p.Predecessor = Bump, to.Version, from.Version
+		for i := range p.Changes {
+			p.Changes[i].Version = to.Version
+		}
+		pairs = append(pairs, p)
+	}
+	res.Pairs, res.Document, res.ByDocument = pairs, nil, true
+	return res, nil
+}

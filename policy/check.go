@@ -319,7 +319,7 @@ func (c *checker) removedVersions() {
 		}
 		c.add(Finding{
 			Rule: VersionRemovedBeforeSunset, Operation: p.Operation, Version: p.Version, Location: l.Location,
-			Message: fmt.Sprintf("Version %s was removed %s.", p.Version, why),
+			Message: fmt.Sprintf("Version %s was removed %s%s.", p.Version, why, c.clients(p.Version, "break")),
 		}, "")
 	}
 }
@@ -331,7 +331,7 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 		if l.State == SunsetOverdue {
 			c.add(Finding{
 				Rule: SunsetOverdueRule, Operation: l.Operation, Version: l.Version, Location: l.Location,
-				Message: fmt.Sprintf("Version %s is still present after its sunset on %s.", l.Version, l.SunsetOn),
+				Message: fmt.Sprintf("Version %s is still present after its sunset on %s%s.", l.Version, l.SunsetOn, c.clients(l.Version, movedTo(l.Successor))),
 			}, "")
 		}
 		if earliest := l.DeprecatedOn.AddMonths(months); !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
@@ -341,6 +341,25 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 			}, "")
 		}
 	}
+}
+
+// clients names, when the config says how clients choose a version, those
+// that ask for version and what happens to them: "; clients that send
+// `X-GitHub-Api-Version: 2022-11-28` break".
+func (c *checker) clients(version, what string) string {
+	request := c.in.Config.Versioning.Select.Request(version)
+	if request == "" {
+		return ""
+	}
+	return fmt.Sprintf("; clients that %s %s", request, what)
+}
+
+// movedTo is what clients of an overdue version should have done.
+func movedTo(successor string) string {
+	if successor == "" {
+		return "should have moved"
+	}
+	return "should have moved to " + successor
 }
 
 // unversionedDeprecations judges the x-sunset of unversioned operations the

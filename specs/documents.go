@@ -152,6 +152,20 @@ func IsFolder(arg string) bool {
 	return err == nil && info.IsDir()
 }
 
+// Exists reports whether arg names something: on disk, or at a git ref.
+func Exists(arg string) bool {
+	if ref, file, ok := gitInput(arg); ok {
+		c, err := openCommit(ref)
+		if err != nil {
+			return false
+		}
+		_, err = git("cat-file", "-t", c.hash+":"+file)
+		return err == nil
+	}
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
 // entry is a file or folder of a listing, by its name.
 type entry struct {
 	name string
@@ -177,7 +191,7 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		if err != nil {
 			return nil, fail(err.Error())
 		}
-		set.Path, set.Ref = strings.TrimSuffix(folder, "/"), ref
+		set.Path, set.Ref = folder, ref
 		list = func(dir string) ([]entry, error) { return c.list(dir) }
 		read = func(file string) (*Source, error) { return readAtCommit(ref+":"+file, c, file, docOpts) }
 		if set.Date.IsZero() {
@@ -267,6 +281,7 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 		if dir == "." && !strings.HasPrefix(name, ".") {
 			return name
 		}
+		// "./" stays: to git, it says the path is the working directory's.
 		return strings.TrimSuffix(dir, "/") + "/" + name
 	}
 	for _, e := range entries {

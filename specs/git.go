@@ -171,7 +171,9 @@ func (c *gitCommit) list(dir string) ([]entry, error) {
 	case kind != "tree":
 		return nil, fmt.Errorf("%q is not a folder at %s", dir, c.ref)
 	}
-	out, err := runGit(exec.Command("git", "ls-tree", "-z", object))
+	// --full-tree: in a subfolder, ls-tree would list only what lies under
+	// it, of a tree that is the folder's already.
+	out, err := runGit(exec.Command("git", "ls-tree", "--full-tree", "-z", object))
 	if err != nil {
 		return nil, err
 	}

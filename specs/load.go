@@ -451,3 +451,20 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 
 // Ref is the git ref the file is read at, "" on disk.
 func (s *Source) Ref() string { return s.ref }
+
+// Data is the file's bytes as read.
+func (s *Source) Data() []byte { return s.data }
+
+// WithFile is a source like s, holding data, read from another file of the
+// same folder: a new version document (apiver fix's) to compare before it
+// is written.
+func (s *Source) WithFile(file string, data []byte) *Source {
+	n := s.WithData(data)
+	n.path = file
+	if s.ref != "" {
+		n.arg = s.ref + ":" + file
+	} else {
+		n.arg = file
+	}
+	return n
+}
