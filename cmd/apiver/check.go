@@ -143,8 +143,11 @@ func checkRun(opts *checkOptions) error {
 // nothing is fixable or the fix cannot run (an input read from stdin
 // cannot be read again; a fix that fails fixes nothing).
 func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
-	if cmp.documents != nil || !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
+	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
 		return nil
+	}
+	if cmp.documents != nil {
+		return documentsFixedBy(opts, cmp, report)
 	}
 	load := opts.reloader(opts.basePath, opts.revisionPath, cmp.config)
 	if load == nil {

@@ -241,3 +241,22 @@ func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.Do
 	}
 	return policy.Check(policy.Input{Base: pair.Base.Snapshot(), Revision: pair.Revision.Snapshot(), Result: result, Date: cmp.date, Config: cmp.config}), nil
 }
+
+// documentsFixedBy is fixedBy for version documents: the findings that
+// fix.Documents resolves, found by checking its result; nil when it
+// resolves none or cannot run.
+func documentsFixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
+	res, err := fix.Documents(cmp.documents, report, newVersion(civil.Date{}, cmp))
+	if err != nil || res.Set == nil {
+		return nil
+	}
+	after, err := opts.checkFixed(opts.basePath, cmp, res.Set)
+	if err != nil {
+		return nil
+	}
+	fixed := fix.Fixed(report, after)
+	if !slices.Contains(fixed, true) {
+		return nil
+	}
+	return fixed
+}

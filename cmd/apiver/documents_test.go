@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestDocumentPipelinesAgree splits each seed snapshot into its version
+// documents and runs check, diff and changelog build on consecutive ones
+// through both pipelines: the fast one (documents diffed once where they
+// read the same, operations borrowed) must print what the full one prints.
+// The document form must also find every error the media-type form finds.
+func TestDocumentPipelinesAgree(t *testing.T) {
+	fastPipelineOnly(t)
+	seed, err := filepath.Abs("../../testdata/seed-history")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob(filepath.Join(seed, "example-*.yaml"))
+	if err != nil || len(names) < 2 {
+		t.Fatalf("seed history: %v", err)
+	}
+	slices.Sort(names)
+	work := t.TempDir()
+	t.Chdir(work)
+	var dirs []string
+	for _, name := range names {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join("history", dateOf(name))
+		writeVersionDocuments(t, dir, "api.%s.yaml", parseDocument(t, name, text), "example")
+		dirs = append(dirs, dir)
+	}
+	for i := 1; i < len(dirs); i++ {
+		dates := []string{"--base-date", dateOf(names[i-1]), "--revision-date", dateOf(names[i])}
+		for _, verb := range []string{"check", "diff"} {
+			agree(t, dirs[i], append([]string{verb, "--format", "json", dirs[i-1], dirs[i]}, dates...))
+		}
+		mediaType := checkFindings(t, append([]string{"check", "--format", "json", names[i-1], names[i]}, dates...))
+		documents := checkFindings(t, append([]string{"check", "--format", "json", dirs[i-1], dirs[i]}, dates...))
+		found := map[string]bool{}
+		for _, f := range documents {
+			found[f.key()] = true
+		}
+		for _, f := range mediaType {
+			if f.Severity == "error" && !f.Exempted && !found[f.key()] {
+				t.Errorf("%s → %s: the media-type form finds the error %s; the document form does not", dateOf(names[i-1]), dateOf(names[i]), f.key())
+			}
+		}
+	}
+	agree(t, "history", []string{"changelog", "build", "history"})
+}
