@@ -109,6 +109,11 @@ func (f *pairFlags) compareDocuments(cfg policy.Config, basePath, revisionPath s
 	if err != nil {
 		return nil, err
 	}
+	var evidence policy.SnapshotEvidence
+	evidence.AddPair(result.Base, result.Revision)
+	if cfg.DetectSnapshot(evidence) {
+		noteLatestVersion(f.stderr)
+	}
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, documents: pair}, nil
 }
 

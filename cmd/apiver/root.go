@@ -243,17 +243,6 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
-// load reads the config and both snapshots, for a comparison of the two:
-// see specs.LoadDiffPair.
-func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
-	cfg, err := loadConfig(f.configPath, f.stderr)
-	if err != nil {
-		return policy.Config{}, nil, nil, err
-	}
-	base, revision, err := f.loadPair(cfg, basePath, revisionPath)
-	return cfg, base, revision, err
-}
-
 // loadPair loads both snapshots with the config's limits, for a comparison
 // of the two.
 func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
