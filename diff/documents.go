@@ -30,7 +30,7 @@ func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
 		}
 		o := opts
 		o.Plan = c.Plan
-		sub, err := Compare(c.Base.Snapshot, c.Revision.Snapshot, o)
+		sub, err := Compare(c.BaseSnapshot, c.RevisionSnapshot, o)
 		if err != nil {
 			return nil, err
 		}
@@ -66,14 +66,26 @@ func addDocumentPairs(res *Result, pair *specs.DocumentPair, c *specs.DocumentCo
 	version, pre := c.Revision.Version, c.Revision.PreRelease
 	sub := diffed[c]
 	if sub == nil {
-		// Every change is another comparison's: both documents hold the
-		// same operations.
 		sub = &Result{}
-		for _, op := range c.Base.Operations() {
-			sub.Pairs = append(sub.Pairs, &Pair{Operation: op.Name(), Kind: Unversioned, PreRelease: op.Unstable()})
+	}
+	// The operations of both documents that the diff did not see (its
+	// documents may keep only what changed) did not change here, or
+	// changed as in another comparison.
+	seen := map[string]bool{}
+	for _, p := range sub.Pairs {
+		seen[p.Operation] = true
+	}
+	inRevision := map[string]bool{}
+	for _, op := range c.Revision.Operations() {
+		inRevision[op.Name()] = true
+	}
+	pairs := sub.Pairs
+	for _, op := range c.Base.Operations() {
+		if !seen[op.Name()] && inRevision[op.Name()] {
+			pairs = append(pairs, &Pair{Operation: op.Name(), Kind: Unversioned, PreRelease: op.Unstable()})
 		}
 	}
-	for _, p := range sub.Pairs {
+	for _, p := range pairs {
 		if from := c.Covered[p.Operation]; from != nil {
 			p.Changes = placed(pair, from, c, pairOf(diffed[from], p.Operation).Changes)
 		}
@@ -99,8 +111,11 @@ func addDocumentPairs(res *Result, pair *specs.DocumentPair, c *specs.DocumentCo
 	if c.New || pre {
 		return
 	}
-	document := sub.Document
-	if c.DocumentFrom != nil {
+	var document []Change
+	switch {
+	case c.DiffDocument:
+		document = sub.Document
+	case c.DocumentFrom != nil:
 		document = placed(pair, c.DocumentFrom, c, diffed[c.DocumentFrom].Document)
 	}
 	for _, ch := range document {

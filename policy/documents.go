@@ -13,22 +13,10 @@ import (
 // pair.Release.
 func NewDocumentAnchor(pair *specs.DocumentPair) Anchor {
 	return func(loc diff.Location, _ string) *diff.Location {
-		if loc.Ref != pair.Base.Ref {
+		file, ref, line, ok := pair.Anchor(loc.File, loc.Ref, loc.Line)
+		if !ok || (file == loc.File && ref == loc.Ref) {
 			return nil
 		}
-		for _, r := range pair.Revision.Documents {
-			if r.Path() == loc.File && r.Source.Ref() == loc.Ref {
-				return nil // the revision's own line
-			}
-		}
-		for _, b := range pair.Base.Documents {
-			if b.Path() != loc.File {
-				continue
-			}
-			if r := pair.Revision.Document(b.Version); r != nil {
-				return &diff.Location{File: r.Path(), Line: pair.Line(b, r, loc.Line), Ref: r.Source.Ref()}
-			}
-		}
-		return nil
+		return &diff.Location{File: file, Line: line, Ref: ref}
 	}
 }

@@ -44,12 +44,27 @@ type DocumentComparison struct {
 	// the operations are this one's: the same components and global parts
 	// on both sides.
 	DocumentFrom *DocumentComparison
+	// DiffDocument says the diff of the two finds this comparison's own
+	// changes outside the operations.
+	DiffDocument bool
+	// BaseSnapshot and RevisionSnapshot are what the diff compares, when
+	// Diff is set: the documents, or copies of them that keep only what
+	// the comparison diffs, every line in its place.
+	BaseSnapshot, RevisionSnapshot *Snapshot
+	// kept are, for a comparison read by blocks, the blocks its copies
+	// keep (on either side), and anchor places its base's lines on its
+	// revision's.
+	kept   map[string]bool
+	anchor *Anchorer
 }
 
 // DocumentPair is two document sets loaded for their comparisons.
 type DocumentPair struct {
 	Base, Revision *DocumentSet
 	Comparisons    []*DocumentComparison
+	// byBlocks says the documents were read by blocks (blockIndex), not by
+	// the fast pass.
+	byBlocks bool
 }
 
 // DocumentComparisons pairs the documents of two sets: a version in both
@@ -104,6 +119,27 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 		// is read once.
 		opts.Validator = prune.NewValidator()
 	}
+	if !opts.Full {
+		if done, err := pair.loadByBlocks(opts); done || err != nil {
+			return pair, err
+		}
+	}
+	if err := pair.loadByFastPass(opts); err != nil {
+		return nil, err
+	}
+	for _, c := range pair.Comparisons {
+		if c.Diff {
+			c.BaseSnapshot, c.RevisionSnapshot = c.Base.Snapshot, c.Revision.Snapshot
+			c.DiffDocument = c.DocumentFrom == nil
+		}
+	}
+	return pair, nil
+}
+
+// loadByFastPass is LoadDocumentPair with every document read by the fast
+// pass.
+func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
+	base, revision := pair.Base, pair.Revision
 	all := append(slices.Clone(base.Documents), revision.Documents...)
 	parallel(all, func(_ int, d *VersionDocument) { d.Source.prepare() })
 
@@ -164,7 +200,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 		}
 		return LoadForComparisons(d.Source, neighbours[d], o)
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	for _, d := range diffed {
 		d.readOperations()
@@ -178,7 +214,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 	if err := loadAll(others, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
 		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	for _, d := range others {
 		d.readOperations()
@@ -207,7 +243,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 			c.Plan = plan
 		}
 	}
-	return pair, nil
+	return nil
 }
 
 // cover plans every comparison with the fast pass and finds the
@@ -372,6 +408,12 @@ func (d *VersionDocument) Operations() []*Operation { return d.ops }
 // this pair, read by the fast pass): the line of the same node when to has
 // it, else of its nearest ancestor there; line itself once released.
 func (p *DocumentPair) Line(from, to *VersionDocument, line int) int {
+	if from.blocks != nil && to.blocks != nil {
+		if mapped, ok := from.blocks.lineIn(to.blocks, line); ok {
+			return mapped
+		}
+		return line
+	}
 	a, b := from.Source.doc, to.Source.doc
 	if a == nil || b == nil || a.Root() == nil || b.Root() == nil {
 		return line
@@ -382,12 +424,46 @@ func (p *DocumentPair) Line(from, to *VersionDocument, line int) int {
 	return line
 }
 
-// Release lets the fast pass's trees go.
+// Anchor places a line of a base document on the nearest line of the
+// revision's document of the same version, where an annotation of a
+// removal goes: the line of the same node when the revision still has it,
+// else of its nearest ancestor there. ok is false when the line is no base
+// document's, or the revision no longer has the document.
+func (p *DocumentPair) Anchor(file, ref string, line int) (toFile, toRef string, toLine int, ok bool) {
+	for _, c := range p.Comparisons {
+		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.ref != ref {
+			continue
+		}
+		toFile, toRef = c.Revision.Path(), c.Revision.Source.ref
+		switch {
+		case c.Identical:
+			return toFile, toRef, line, true
+		case !p.byBlocks:
+			return toFile, toRef, p.Line(c.Base, c.Revision, line), true
+		}
+		if at := p.anchorByBlocks(c, line); at > 0 {
+			return toFile, toRef, at, true
+		}
+		// The operation's line, as NewAnchor falls back to it.
+		if b := c.Base.blocks.blockAt(line); b != nil && strings.HasPrefix(b.name, "op:") {
+			if o := c.Revision.blocks.blocks[b.name]; o != nil {
+				return toFile, toRef, o.first, true
+			}
+		}
+		return "", "", 0, false
+	}
+	return "", "", 0, false
+}
+
+// Release lets the fast pass's trees, and the documents' blocks, go.
 func (p *DocumentPair) Release() {
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
-			d.Source.doc = nil
+			d.Source.doc, d.blocks = nil, nil
 		}
+	}
+	for _, c := range p.Comparisons {
+		c.anchor = nil
 	}
 }
 

@@ -51,6 +51,9 @@ type VersionDocument struct {
 	ops    []*Operation
 	lines  map[string]int
 	sunset civil.Date
+	// blocks is its text cut into blocks, when LoadDocumentPair reads it
+	// so.
+	blocks *blockIndex
 }
 
 // Path is the document's file as locations name it.
