@@ -20,14 +20,14 @@ import (
 // operation at its latest version on or before V, its media types renamed
 // to application/json). Every error (operation, rule, change) the
 // media-type form finds, the document form must find too. The document
-// form finds more, listed in the log (docs/documents.md explains them): a
-// change to an operation inside a version document already released is
-// breaking for the clients pinned to that version, where the media-type
-// form sees a new version of the operation; and each document is
-// deprecated by the next, so an operation's x-sunset must leave the
-// deprecation period after that date (sunset-too-early), where a
-// latest-version snapshot shows one version per operation and no
-// successor.
+// form finds more, listed in the log (docs/documents.md explains them):
+// each document is deprecated by the next, so an operation's x-sunset
+// must leave the deprecation period after that date (sunset-too-early),
+// where a latest-version snapshot shows one version per operation and no
+// successor; an operation that moves to a new version leaves the documents
+// before it (version-removed-before-sunset); and a change inside a
+// released document is breaking for the clients pinned to it, where the
+// media-type form sees a new version of the operation.
 //
 //	APIVER_DOCUMENT_PAIRS  how many consecutive pairs, newest first (default 3; 0: all 22)
 func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
