@@ -88,7 +88,8 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 }
 
 // lifecycle is one version's clock. A version is deprecated on its
-// successor's date; a version document's successor is the next document. One marked deprecated itself (`deprecated: true`, on
+// successor's date (a version document's successor is the next
+// document). One marked deprecated itself (`deprecated: true`, on
 // the operation or its media type) is deprecated even when its successor
 // lives elsewhere (a new path): on the date the clock knows for it; when
 // it knows none, the x-sunset alone dates its end, and without one the

@@ -130,7 +130,8 @@ func VersionOfName(name string) (version string, date civil.Date, preRelease, fo
 	return m[1] + mark, date, preRelease, true, nil
 }
 
-// snapshotExts are the extensions of version documents.
+// documentExt reports whether a file name has a version document's
+// extension.
 func documentExt(name string) bool {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".yaml", ".yml", ".json":

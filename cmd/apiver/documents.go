@@ -74,16 +74,17 @@ func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath stri
 		return nil, err
 	}
 	opts := pairOptions(f.fullPipeline, f.verbose, f.stderr)
-	opts.Read(documentBytes(base) + documentBytes(revision))
+	// A comparison loads about as much as a pair of its largest documents:
+	// the others are read by blocks (or, one by one, by the fast pass).
+	opts.Read(2 * max(largestDocument(base), largestDocument(revision)))
 	return specs.LoadDocumentPair(base, revision, opts)
 }
 
-// documentBytes is the size of a set's documents: each is read by the
-// fast pass, whose trees the comparison holds.
-func documentBytes(set *specs.DocumentSet) int64 {
+// largestDocument is the size of a set's largest document.
+func largestDocument(set *specs.DocumentSet) int64 {
 	var n int64
 	for _, d := range set.Documents {
-		n += d.Source.Size()
+		n = max(n, d.Source.Size())
 	}
 	return n
 }

@@ -27,7 +27,8 @@ import (
 // successor; an operation that moves to a new version leaves the documents
 // before it (version-removed-before-sunset); and a change inside a
 // released document is breaking for the clients pinned to it, where the
-// media-type form sees a new version of the operation.
+// media-type form sees a new version of the operation. The newest pair
+// also goes through both pipelines, which must agree.
 //
 //	APIVER_DOCUMENT_PAIRS  how many consecutive pairs, newest first (default 3; 0: all 22)
 func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
@@ -91,6 +92,12 @@ func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
 			dateOf(base), dateOf(revision), len(want), len(extra))
 		for _, k := range extra {
 			t.Logf("  more: %s", k)
+		}
+		if i == len(names)-1 {
+			// The newest pair through both pipelines: the documents cut to
+			// their changes and diffed once must say what the whole ones do.
+			fastPipelineOnly(t)
+			agree(t, revision, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
 		}
 	}
 }

@@ -222,10 +222,6 @@ func (d *Doc) Signature(op string) (sig string, ok bool) {
 	if sig, ok := d.signatures[op]; ok {
 		return sig, true
 	}
-	if d.signatures == nil {
-		d.signatures = map[string]string{}
-	}
-	defer func() { d.signatures[op] = sig }()
 	reached := closure(u.refs, nil, []*Doc{d}, func(c *unit) []string { return c.refs })
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%x\x00%x", op, u.hash, d.global)
@@ -236,6 +232,10 @@ func (d *Doc) Signature(op string) (sig string, ok bool) {
 		}
 		fmt.Fprintf(&b, "\x00%s=%x", name, h)
 	}
+	if d.signatures == nil {
+		d.signatures = map[string]string{}
+	}
+	d.signatures[op] = b.String()
 	return b.String(), true
 }
 
