@@ -476,7 +476,8 @@ func identical(a, b *Source) bool {
 // LoadDocumentSet loads the documents of one set for commands that read
 // their operations and lifecycles, not their schemas: the newest is loaded
 // without its schemas, and the others take their operations from it where
-// they read the same, or are loaded so too.
+// they read the same (by their blocks, else by the fast pass), or are
+// loaded so too.
 func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	if opts.Validator == nil {
 		opts.Validator = prune.NewValidator()
@@ -484,21 +485,51 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	self := func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
 		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
 	}
-	parallel(set.Documents, func(_ int, d *VersionDocument) { d.Source.prepare() })
+	defer func() {
+		for _, d := range set.Documents {
+			d.Source.doc, d.blocks = nil, nil
+		}
+	}()
 	newest := set.Documents[len(set.Documents)-1:]
+	older := set.Documents[:len(set.Documents)-1]
+	indexed := make([]bool, len(set.Documents))
+	if !opts.Full {
+		parallel(set.Documents, func(i int, d *VersionDocument) { d.blocks, indexed[i] = indexBlocks(d.Source.data) })
+	}
+	byBlocks := !slices.Contains(indexed, false)
+	if !byBlocks {
+		parallel(set.Documents, func(_ int, d *VersionDocument) { d.Source.prepare() })
+	}
 	if err := loadAll(newest, opts, self); err != nil {
 		return err
 	}
 	newest[0].readOperations()
 	var rest []*VersionDocument
-	reducible := !opts.Full && newest[0].Source.doc != nil && newest[0].Source.doc.Why == ""
-	var index map[string]*Operation
-	if reducible {
-		index = signatures(newest)
-	}
-	for _, d := range set.Documents[:len(set.Documents)-1] {
-		if !reducible || d.Source.doc == nil || d.Source.doc.Why != "" || !d.borrow(index) {
-			rest = append(rest, d)
+	switch {
+	case opts.Full:
+		rest = older
+	case byBlocks:
+		views := map[uint64]*Operation{}
+		for _, op := range newest[0].ops {
+			if sig, ok := newest[0].blocks.signature(strings.ToLower(op.Method) + " " + op.Path); ok {
+				views[sig] = op
+			}
+		}
+		for _, d := range older {
+			if !d.borrowBlocks(views) {
+				rest = append(rest, d)
+			}
+		}
+	default:
+		reducible := newest[0].Source.doc != nil && newest[0].Source.doc.Why == ""
+		var index map[string]*Operation
+		if reducible {
+			index = signatures(newest)
+		}
+		for _, d := range older {
+			if !reducible || d.Source.doc == nil || d.Source.doc.Why != "" || !d.borrow(index) {
+				rest = append(rest, d)
+			}
 		}
 	}
 	if err := loadAll(rest, opts, self); err != nil {
@@ -506,9 +537,6 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	}
 	for _, d := range rest {
 		d.readOperations()
-	}
-	for _, d := range set.Documents {
-		d.Source.doc = nil
 	}
 	return nil
 }

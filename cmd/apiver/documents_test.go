@@ -8,8 +8,8 @@ import (
 )
 
 // TestDocumentPipelinesAgree splits each seed snapshot into its version
-// documents and runs check, diff and changelog build on consecutive ones
-// through both pipelines: the fast one (documents diffed once where they
+// documents and runs check, diff, versions and changelog build on
+// consecutive ones through both pipelines: the fast one (documents diffed once where they
 // read the same, operations borrowed) must print what the full one prints.
 // The document form must also find every error the media-type form finds.
 func TestDocumentPipelinesAgree(t *testing.T) {
@@ -40,6 +40,7 @@ func TestDocumentPipelinesAgree(t *testing.T) {
 		for _, verb := range []string{"check", "diff"} {
 			agree(t, dirs[i], append([]string{verb, "--format", "json", dirs[i-1], dirs[i]}, dates...))
 		}
+		agree(t, dirs[i], []string{"versions", "--format", "json", "--date", dateOf(names[i]), dirs[i]})
 		mediaType := checkFindings(t, append([]string{"check", "--format", "json", names[i-1], names[i]}, dates...))
 		documents := checkFindings(t, append([]string{"check", "--format", "json", dirs[i-1], dirs[i]}, dates...))
 		found := map[string]bool{}
