@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -178,11 +179,13 @@ type entry struct {
 
 // ReadDocumentSet finds the version documents of a folder, or of
 // REF:FOLDER from git, and reads them without parsing them. A version
-// document is a .yaml, .yml or .json file in the folder whose name carries
-// YYYY-MM-DD (and a pre-release mark), or a file in a subfolder whose name
-// carries it: api.github.com.2022-11-28.yaml, 2024-01-04~beta/spec.yaml,
-// 2024-01-01/compute.json. Files without a date ($ref'd parts) are not
-// documents. Two documents of one version, or none, are input errors.
+// document is a .yaml, .yml or .json file of the folder whose name carries
+// YYYY-MM-DD (and a pre-release mark), or a file of a folder whose name
+// carries it, up to documentDepth folders down:
+// api.github.com.2022-11-28.yaml, 2024-01-04~beta/spec.yaml,
+// stable/2024-01-01/compute.json. Other files ($ref'd parts, examples,
+// dereferenced copies) are not documents. Two documents of one version, or none, are
+// input errors; one written as YAML and as JSON beside it is read as YAML.
 func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 	set := &DocumentSet{Path: arg, Date: opts.Date}
 	var list func(dir string) ([]entry, error)
@@ -222,12 +225,22 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 	if err != nil {
 		return nil, fail(err.Error())
 	}
-	byVersion := map[string]string{}
+	byVersion := map[string]documentFile{}
 	for _, f := range files {
-		if other, dup := byVersion[f.version]; dup {
-			return nil, fail(fmt.Sprintf("%s and %s are both version %s: one document per version", other, f.path, f.version))
+		other, dup := byVersion[f.version]
+		switch {
+		case !dup:
+		case sameDocument(other.path, f.path):
+			if extRank(f.path) > extRank(other.path) {
+				continue
+			}
+		default:
+			return nil, fail(fmt.Sprintf("%s and %s are both version %s: one document per version", other.path, f.path, f.version))
 		}
-		byVersion[f.version] = f.path
+		byVersion[f.version] = f
+	}
+	for _, v := range slices.Sorted(maps.Keys(byVersion)) {
+		f := byVersion[v]
 		src, err := read(f.path)
 		if err != nil {
 			return nil, err
@@ -262,25 +275,16 @@ type documentFile struct {
 	preRelease    bool
 }
 
-// documentFiles finds the version documents of folder: the dated files in
-// it, and the files of its dated subfolders (dated by their own name
-// first).
+// documentDepth is how many folders down version documents are looked
+// for: Azure's stable/2024-01-01/compute.json is two.
+const documentDepth = 3
+
+// documentFiles finds the version documents under folder: the files of
+// the folder whose name carries a date, and the files of dated folders
+// under it (dated by their own name first); the folder's own name does
+// not count, nor hidden files and folders.
 func documentFiles(folder string, list func(string) ([]entry, error)) ([]documentFile, error) {
-	entries, err := list(folder)
-	if err != nil {
-		return nil, err
-	}
 	var out []documentFile
-	add := func(file, named string) error {
-		version, date, pre, found, err := VersionOfName(named)
-		switch {
-		case err != nil:
-			return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
-		case found:
-			out = append(out, documentFile{path: file, version: version, date: date, preRelease: pre})
-		}
-		return nil
-	}
 	join := func(dir, name string) string {
 		if dir == "." && !strings.HasPrefix(name, ".") {
 			return name
@@ -288,37 +292,64 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 		// "./" stays: to git, it says the path is the working directory's.
 		return strings.TrimSuffix(dir, "/") + "/" + name
 	}
-	for _, e := range entries {
-		file := join(folder, e.name)
-		if !e.dir {
-			if documentExt(e.name) {
-				if err := add(file, e.name); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		if _, _, _, found, _ := VersionOfName(e.name); !found {
-			continue
-		}
-		inner, err := list(file)
+	var walk func(dir, parent string, depth int) error
+	walk = func(dir, parent string, depth int) error {
+		entries, err := list(dir)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, f := range inner {
-			if f.dir || !documentExt(f.name) {
+		for _, e := range entries {
+			if strings.HasPrefix(e.name, ".") {
 				continue
 			}
-			named := e.name
-			if _, _, _, own, _ := VersionOfName(f.name); own {
-				named = f.name
+			file := join(dir, e.name)
+			if e.dir {
+				if depth < documentDepth {
+					if err := walk(file, e.name, depth+1); err != nil {
+						return err
+					}
+				}
+				continue
 			}
-			if err := add(join(file, f.name), named); err != nil {
-				return nil, err
+			if !documentExt(e.name) {
+				continue
+			}
+			// Below the folder, a file counts in a dated folder only: an
+			// undated one holds other things (GitHub's dereferenced/,
+			// Azure's examples/), dated or not.
+			_, _, _, dated, _ := VersionOfName(parent)
+			named := e.name
+			if _, _, _, own, _ := VersionOfName(e.name); depth > 0 && !dated {
+				continue
+			} else if !own {
+				named = parent
+			}
+			version, date, pre, found, err := VersionOfName(named)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
+			case found:
+				out = append(out, documentFile{path: file, version: version, date: date, preRelease: pre})
 			}
 		}
+		return nil
+	}
+	if err := walk(folder, "", 0); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// sameDocument reports whether two files are one document written twice,
+// as YAML and as JSON beside it (vervet writes spec.yaml and spec.json).
+func sameDocument(a, b string) bool {
+	stem := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
+	return stem(a) == stem(b)
+}
+
+// extRank orders the forms of one document: YAML first.
+func extRank(p string) int {
+	return slices.Index([]string{".yaml", ".yml", ".json"}, strings.ToLower(path.Ext(p)))
 }
 
 // listDir lists a folder on disk, by name; a link counts as what it
