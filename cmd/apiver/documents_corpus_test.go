@@ -139,7 +139,8 @@ func versionedType(product string) *regexp.Regexp {
 
 // writeVersionDocuments splits a media-type snapshot into version
 // documents in dir, one per dated version it names, at the path pattern
-// names with the version for %s (api.%s.yaml, %s/spec.yaml): document V holds each
+// names with the version for %s (api.%s.yaml, %s/spec.yaml; JSON for
+// .json): document V holds each
 // operation at its latest version on or before V, that version's media
 // types renamed to application/SUFFIX (application/json) and the other
 // versions' left out; an operation with no version on or before V is left
@@ -192,7 +193,12 @@ func writeVersionDocuments(t *testing.T, dir, pattern string, doc *yaml.Node, pr
 				deleteKey(paths, p[0].Value)
 			}
 		}
-		writeCaseFile(t, filepath.Join(dir, filepath.FromSlash(fmt.Sprintf(pattern, v))), encodeYAML(t, split))
+		name := filepath.Join(dir, filepath.FromSlash(fmt.Sprintf(pattern, v)))
+		if filepath.Ext(name) == ".json" {
+			writeCaseFile(t, name, encodeJSON(split, true))
+		} else {
+			writeCaseFile(t, name, encodeYAML(t, split))
+		}
 	}
 }
 

@@ -255,10 +255,11 @@ func (d *Doc) DocumentSignature() string {
 // written), sorted.
 func (d *Doc) OperationNames() []string { return slices.Sorted(maps.Keys(d.ops)) }
 
-// OperationLine is the line of an operation's method key, 0 when d does not
-// have the operation.
+// OperationLine is the line of an operation's method key, as the loader
+// gives it: 0 when d does not have the operation, or is JSON, which the
+// loader reads without origins.
 func (d *Doc) OperationLine(op string) int {
-	if u := d.ops[op]; u != nil && u.key != nil {
+	if u := d.ops[op]; u != nil && u.key != nil && !d.json {
 		return u.key.Line
 	}
 	return 0
