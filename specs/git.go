@@ -31,6 +31,10 @@ func gitInput(arg string) (ref, file string, ok bool) {
 	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) {
 		return "", "", false
 	}
+	if file == "." {
+		// To git, REF:. names nothing; the working directory is ./.
+		file = "./"
+	}
 	return ref, file, true
 }
 
