@@ -258,6 +258,11 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 		return pendingRelease{}, err
 	}
 	evidence.AddPair(res.Base, res.Revision)
+	return releaseOf(base, revision, res, cfg), nil
+}
+
+// releaseOf is the release a comparison's result records.
+func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Config) pendingRelease {
 	latest := cfg
 	latest.Snapshot = policy.LatestVersion
 	var replaced []Entry
@@ -297,11 +302,27 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 			entries = append(entries, e)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
 				sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+				if declared := documentSunset(res, p); declared.After(sunset) {
+					sunset = declared
+				}
 				entries = append(entries, Entry{
 					Operation: p.Operation, Version: p.Predecessor, ID: VersionDeprecated, Sunset: sunset.String(),
 					Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s", p.Predecessor, p.Version, sunset),
 				})
 			}
+		case p.Kind == diff.Removed && p.Predecessor != "":
+			// Dropped from a new version document: its predecessor still
+			// holds the operation.
+			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true,
+				Text: fmt.Sprintf("Removed in version %s; version %s still has it", p.Version, p.Predecessor)})
+			sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+			if declared := documentSunset(res, &diff.Pair{Operation: p.Operation, Predecessor: p.Predecessor}); declared.After(sunset) {
+				sunset = declared
+			}
+			entries = append(entries, Entry{
+				Operation: p.Operation, Version: p.Predecessor, ID: VersionDeprecated, Sunset: sunset.String(),
+				Text: fmt.Sprintf("Version %s deprecated by %s, which removes it; it may be removed from %s", p.Predecessor, p.Version, sunset),
+			})
 		case p.Version != "" && p.Kind == diff.Removed && !cfg.Replaced(res, p):
 			e := Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true, Text: fmt.Sprintf("Version %s removed", p.Version)}
 			if latest.Replaced(res, p) {
@@ -316,7 +337,22 @@ func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *spe
 	if entries == nil {
 		entries = []Entry{}
 	}
-	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}, nil
+	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}
+}
+
+// documentSunset is, for a version document's bump, the sunset its
+// predecessor's document declares (info.x-sunset, or the operation's
+// x-sunset there); zero for media types, whose bump's sunset is the end
+// of the period.
+func documentSunset(res *diff.Result, p *diff.Pair) civil.Date {
+	if !res.ByDocument {
+		return civil.Date{}
+	}
+	op := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	if op == nil {
+		return civil.Date{}
+	}
+	return op.Sunset(p.Predecessor)
 }
 
 // deprecationEntry is the lifecycle entry of an operation newly marked

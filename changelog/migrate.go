@@ -17,8 +17,11 @@ var MigrationFormats = []string{"markdown", "text", "json"}
 // Migration is a per-operation guide from one version (or the legacy API)
 // to another, as the seed's section 9.2 writes one.
 type Migration struct {
-	From       string           `json:"from"`
-	To         string           `json:"to"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Select says how a client asks for To ("send `X-GitHub-Api-Version:
+	// 2026-03-10`"), "" when the config does not say.
+	Select     string           `json:"select,omitempty"`
 	Operations []OperationGuide `json:"operations"`
 }
 
@@ -138,6 +141,10 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 		fmt.Fprintf(&b, "# Migrating from %s to %s\n", escape.Markdown(m.From), escape.Markdown(m.To))
 	} else {
 		fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", len(title)))
+	}
+	if m.Select != "" {
+		// The phrase quotes its header or query in backticks already.
+		fmt.Fprintf(&b, "\nTo move to %s, %s.\n", escape.Text(m.To), escape.Text(m.Select))
 	}
 	if len(m.Operations) == 0 {
 		b.WriteString("\nNo operation has both.\n")

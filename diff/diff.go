@@ -51,6 +51,10 @@ type Result struct {
 	// Base and Revision are the operations of each snapshot with their
 	// versions, for rules that look past the pairs (order, validity).
 	Base, Revision []*specs.Operation
+	// ByDocument says the versions are version documents
+	// (CompareDocuments): a new document releases every operation it
+	// holds, changed or not.
+	ByDocument bool
 }
 
 // Changes lists every change of every pair.

@@ -199,8 +199,9 @@ func (c *checker) changesInExistingVersions() {
 
 func (c *checker) bumpsWithoutBreakingChange() {
 	for _, p := range c.in.Result.Pairs {
-		// The first version of a legacy operation is a migration, not a bump.
-		if p.Kind != diff.Bump || p.Predecessor == "" || p.Breaking() {
+		// The first version of a legacy operation is a migration, not a
+		// bump; a new version document releases every operation it holds.
+		if p.Kind != diff.Bump || p.Predecessor == "" || p.Breaking() || c.in.Result.ByDocument {
 			continue
 		}
 		c.add(Finding{
@@ -294,7 +295,9 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 // not removed.
 func (c *checker) removedVersions() {
 	for _, p := range c.in.Result.Pairs {
-		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease {
+		// An operation dropped from a new version document (its
+		// predecessor named) is a change of that version, not a removal.
+		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease || p.Predecessor != "" {
 			continue
 		}
 		if c.in.Config.Replaced(c.in.Result, p) {
@@ -313,9 +316,9 @@ func (c *checker) removedVersions() {
 		default:
 			continue
 		}
-		message := fmt.Sprintf("Version %s was removed %s.", p.Version, why)
+		message := fmt.Sprintf("Version %s was removed %s%s.", p.Version, why, c.clients(p.Version, "break"))
 		if p.Successor != "" {
-			message = fmt.Sprintf("Version %s was removed %s; version %s succeeds it.", p.Version, why, p.Successor)
+			message = fmt.Sprintf("Version %s was removed %s; version %s succeeds it%s.", p.Version, why, p.Successor, c.clients(p.Version, "break"))
 		}
 		c.add(Finding{
 			Rule: VersionRemovedBeforeSunset, Operation: p.Operation, Version: p.Version, Location: l.Location,
@@ -331,7 +334,7 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 		if l.State == SunsetOverdue {
 			c.add(Finding{
 				Rule: SunsetOverdueRule, Operation: l.Operation, Version: l.Version, Location: l.Location,
-				Message: fmt.Sprintf("Version %s is still present after its sunset on %s.", l.Version, l.SunsetOn),
+				Message: fmt.Sprintf("Version %s is still present after its sunset on %s%s.", l.Version, l.SunsetOn, c.clients(l.Version, movedTo(l.Successor))),
 			}, "")
 		}
 		if earliest := l.DeprecatedOn.AddMonths(months); !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
@@ -341,6 +344,25 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 			}, "")
 		}
 	}
+}
+
+// clients names, when the config says how clients choose a version, those
+// that ask for version and what happens to them: "; clients that send
+// `X-GitHub-Api-Version: 2022-11-28` break".
+func (c *checker) clients(version, what string) string {
+	request := c.in.Config.Versioning.Select.Request(version)
+	if request == "" {
+		return ""
+	}
+	return fmt.Sprintf("; clients that %s %s", request, what)
+}
+
+// movedTo is what clients of an overdue version should have done.
+func movedTo(successor string) string {
+	if successor == "" {
+		return "should have moved"
+	}
+	return "should have moved to " + successor
 }
 
 // unversionedDeprecations judges the x-sunset of unversioned operations the
@@ -458,10 +480,7 @@ func (c *checker) versionLocation(operation, version string) *diff.Location {
 	if op == nil {
 		return nil
 	}
-	if line := op.VersionLine(version); line > 0 {
-		return &diff.Location{File: c.in.Revision.Path, Line: line, Ref: c.in.Revision.Ref}
-	}
-	return operationLocation(c.in.Revision, op)
+	return versionLocation(c.in.Revision, op, version)
 }
 
 func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {

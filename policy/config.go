@@ -60,9 +60,51 @@ type Config struct {
 	// MaxSpecNodes is the most nodes a snapshot or $ref'd file may have; a
 	// bigger one is refused before it is built.
 	MaxSpecNodes int `yaml:"maxSpecNodes"`
+	// Versioning says how versions are published and how clients choose
+	// one.
+	Versioning Versioning `yaml:"versioning"`
 	// Warnings are one line each about the file (an old oasdiff id it
 	// names), for the command to print.
 	Warnings []string `yaml:"-"`
+}
+
+// How versions are published (Versioning.By).
+const (
+	// ByMediaType: one document, each operation's versions in vendor media
+	// types application/vnd.PRODUCT.YYYY-MM-DD+json.
+	ByMediaType = "media-type"
+	// ByDocument: one document per version, named with its date.
+	ByDocument = "document"
+)
+
+// Versioning is the config's versioning: section.
+type Versioning struct {
+	// By is ByMediaType or ByDocument; unset, a folder input is read as
+	// version documents and a file as media types.
+	By string `yaml:"by"`
+	// Select is how a client asks for a version, for the messages, the
+	// migration guides and the site.
+	Select Selection `yaml:"select"`
+}
+
+// Selection is the request header or query parameter that names the
+// version a client wants; at most one is set.
+type Selection struct {
+	Header string `yaml:"header"`
+	Query  string `yaml:"query"`
+}
+
+// Request says how a client asks for version: "send `X-GitHub-Api-Version:
+// 2026-03-10`", "send `?api-version=2026-03-10`"; "" when the config does
+// not say.
+func (s Selection) Request(version string) string {
+	switch {
+	case s.Header != "":
+		return fmt.Sprintf("send `%s: %s`", s.Header, version)
+	case s.Query != "":
+		return fmt.Sprintf("send `?%s=%s`", s.Query, version)
+	}
+	return ""
 }
 
 // Exemption lets matching findings pass until it expires.
@@ -241,6 +283,9 @@ func (c *Config) validate() error {
 	if c.Snapshot != AllVersions && c.Snapshot != LatestVersion {
 		return fmt.Errorf("snapshot: %q is not all-versions or latest-version", c.Snapshot)
 	}
+	if err := c.Versioning.validate(); err != nil {
+		return err
+	}
 	// In key order, so that the same file always names the same problem.
 	named := func(id string) bool { _, ok := c.Severity[id]; return ok }
 	renamed := map[string]string{}
@@ -275,6 +320,31 @@ func (c *Config) validate() error {
 		if warning != "" {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("exemptions[%d]: %s", i, warning))
 		}
+	}
+	return nil
+}
+
+// headerName is an HTTP field name (a token); queryName a query parameter
+// name that needs no escaping.
+var (
+	headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	queryName  = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
+)
+
+func (v Versioning) validate() error {
+	switch v.By {
+	case "", ByMediaType, ByDocument:
+	default:
+		return fmt.Errorf("versioning.by: %q is not %s or %s", v.By, ByMediaType, ByDocument)
+	}
+	s := v.Select
+	switch {
+	case s.Header != "" && s.Query != "":
+		return errors.New("versioning.select: set header or query, not both")
+	case s.Header != "" && !headerName.MatchString(s.Header):
+		return fmt.Errorf("versioning.select.header: %q is not an HTTP header name", s.Header)
+	case s.Query != "" && !queryName.MatchString(s.Query):
+		return fmt.Errorf("versioning.select.query: %q is not a query parameter name (letters, digits, . _ ~ -)", s.Query)
 	}
 	return nil
 }

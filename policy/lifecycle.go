@@ -88,13 +88,19 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 }
 
 // lifecycle is one version's clock. A version is deprecated on its
-// successor's date. One marked deprecated itself (`deprecated: true`, on
+// successor's date (a version document's successor is the next
+// document). One marked deprecated itself (`deprecated: true`, on
 // the operation or its media type) is deprecated even when its successor
 // lives elsewhere (a new path): on the date the clock knows for it; when
 // it knows none, the x-sunset alone dates its end, and without one the
 // snapshot's date stands for the deprecation (the latest it can be).
 func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
 	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
+	if v.Document != nil {
+		// The next version document deprecates this one, whether or not
+		// it still holds the operation.
+		successor = v.Document.Next
+	}
 	switch {
 	case successor != nil:
 		l.Successor = successor.Name
@@ -121,8 +127,15 @@ func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Versio
 }
 
 func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {
+	file, ref, inDocument := op.VersionFile(version)
+	if !inDocument {
+		file, ref = s.Path, s.Ref
+	}
 	if line := op.VersionLine(version); line > 0 {
-		return &diff.Location{File: s.Path, Line: line, Ref: s.Ref}
+		return &diff.Location{File: file, Line: line, Ref: ref}
+	}
+	if inDocument {
+		return nil
 	}
 	return operationLocation(s, op)
 }

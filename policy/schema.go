@@ -25,6 +25,13 @@ var configDescriptions = map[string]string{
 	"Config.Exemptions":        "Findings allowed to pass until a date.",
 	"Config.MaxSpecSizeMiB":    "The largest snapshot or $ref'd file read, in MiB; a bigger one is refused before it is read.",
 	"Config.MaxSpecNodes":      "The most nodes (mappings, lists, keys and values, YAML aliases expanded) a snapshot or $ref'd file may have; each costs about 2.4 KB of memory, and a bigger document is refused before it is built.",
+	"Config.Versioning":        "How versions are published and how clients choose one.",
+	"Versioning":               "How versions are published and how clients choose one.",
+	"Versioning.By":            "media-type: one document, each operation's versions in vendor media types application/vnd.PRODUCT.YYYY-MM-DD+json. document: one OpenAPI document per version, named with its date (api.2026-03-10.yaml, 2026-03-10/spec.yaml; pre-release marks ~beta, ~experimental, .upcoming, preview), in a folder given as the snapshot. Unset: a folder is read as version documents, a file as media types.",
+	"Versioning.Select":        "How a client asks for a version: a request header or a query parameter, named in messages, migration guides and the site (\"send `X-GitHub-Api-Version: 2026-03-10`\").",
+	"Selection":                "The request header or query parameter that names the version; at most one is set.",
+	"Selection.Header":         "The request header that names the version, e.g. X-GitHub-Api-Version.",
+	"Selection.Query":          "The query parameter that names the version, e.g. api-version or version.",
 	"Exemption":                "Lets the matching findings pass until it expires.",
 	"Exemption.Rule":           "The apiver rule id exempted.",
 	"Exemption.Operation":      "METHOD /path: the method, or * for any; the path is literal, except that a segment * matches any one segment (/api/*/orgs). No other glob syntax.",
@@ -80,6 +87,14 @@ func ConfigSchema() ([]byte, error) {
 	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecNodes)), def.MaxSpecNodes
 	p = prop(s, "maxSpecSizeMiB")
 	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecSizeMiB)), def.MaxSpecSizeMiB
+
+	v := prop(s, "versioning")
+	prop(v, "by").Enum = []any{ByMediaType, ByDocument}
+	sel := prop(v, "select")
+	prop(sel, "header").Pattern = headerName.String()
+	prop(sel, "query").Pattern = queryName.String()
+	// One of header and query, not both.
+	sel.Not = &jsonschema.Schema{Required: []string{"header", "query"}}
 
 	ruleIDs, checkIDs := ids()
 	levels := []any{string(Error), string(Warning), string(Info), diff.LevelOff}

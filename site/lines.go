@@ -139,6 +139,7 @@ func breakable(s string) template.HTML {
 type guidePage struct {
 	page
 	From, To   string
+	Select     string
 	Operations []guideOperation
 }
 
@@ -153,7 +154,7 @@ type guidePart struct {
 }
 
 func guideView(m changelog.Migration, p page) guidePage {
-	out := guidePage{page: p, From: m.From, To: m.To}
+	out := guidePage{page: p, From: m.From, To: m.To, Select: m.Select}
 	for _, g := range m.Operations {
 		op := guideOperation{Operation: g.Operation}
 		for _, part := range []struct {

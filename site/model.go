@@ -30,6 +30,10 @@ type Options struct {
 	// Deprecations come from the latest snapshot; the history's own
 	// deprecations complete them.
 	Deprecations []Deprecation
+	// Select, when set, says how a client asks for a version ("send
+	// `X-GitHub-Api-Version: 2026-03-10`"), for the resource pages and the
+	// migration guides.
+	Select func(version string) string
 }
 
 // Deprecation is one deprecated version and when it may be removed.

@@ -151,13 +151,19 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 			breaking = breaking || countOf(rel.Changes).Breaking > 0
 		}
 		resourceViews[i] = resourceView{r, breaking}
+		selection := ""
+		if opts.Select != nil && len(r.Versions) > 0 {
+			newest := r.Versions[len(r.Versions)-1].Version
+			selection = fmt.Sprintf("To use version %s, %s.", newest, opts.Select(newest))
+		}
 		if err := render("resources/"+r.Slug+".html", "resource", struct {
 			page
 			Resource *resource
 			Timeline *timeline
 			Rules    []string
+			Select   string
 			Releases []releaseView
-		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources", Search: true, Self: r.Operation}, r, newTimeline(r.Versions, opts.AsOf), sunsetRules(r.Versions, opts.DeprecationMonths), changes}); err != nil {
+		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources", Search: true, Self: r.Operation}, r, newTimeline(r.Versions, opts.AsOf), sunsetRules(r.Versions, opts.DeprecationMonths), selection, changes}); err != nil {
 			return nil, err
 		}
 	}
@@ -176,6 +182,9 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	}
 
 	for _, m := range changelog.MigrationsFromHistory(releases) {
+		if opts.Select != nil {
+			m.Select = opts.Select(m.To)
+		}
 		if err := render(guidePath(m.From, m.To), "migrate", guideView(m, page{Site: opts.Title, Heading: "Migrating from " + m.From + " to " + m.To, Root: "../", Nav: "releases"})); err != nil {
 			return nil, err
 		}

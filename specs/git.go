@@ -31,6 +31,10 @@ func gitInput(arg string) (ref, file string, ok bool) {
 	if _, err := os.Lstat(arg); !errors.Is(err, fs.ErrNotExist) {
 		return "", "", false
 	}
+	if file == "." {
+		// To git, REF:. names nothing; the working directory is ./.
+		file = "./"
+	}
 	return ref, file, true
 }
 
@@ -56,19 +60,28 @@ func readGit(arg, ref, file string, opts LoadOptions) (*Source, error) {
 	if err != nil {
 		return nil, fail(err.Error())
 	}
-	data, err := tree.read(file, opts.MaxSize)
+	opts.Date = date
+	return readAtCommit(arg, tree, file, opts)
+}
+
+// readAtCommit reads file at the resolved commit c, as readGit does; its
+// date is opts.Date, else the commit's date.
+func readAtCommit(arg string, c *gitCommit, file string, opts LoadOptions) (*Source, error) {
+	fail := func(msg string) error { return &Error{File: arg, Msg: msg} }
+	data, err := c.read(file, opts.MaxSize)
 	if err != nil {
 		if _, missing := errors.AsType[*missingAtRef](err); missing {
 			return nil, fail(err.Error() + "; " + pathHint(file))
 		}
 		return nil, fail(err.Error())
 	}
+	date := opts.Date
 	if date.IsZero() {
-		if date, err = tree.commitDate(); err != nil {
+		if date, err = c.commitDate(); err != nil {
 			return nil, fail(err.Error())
 		}
 	}
-	return &Source{arg: arg, path: file, ref: ref, date: date, data: data, read: tree.refReader(file, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
+	return &Source{arg: arg, path: file, ref: c.ref, date: date, data: data, read: c.refReader(file, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
 // gitCommit is one resolved commit; reads go by its hash, so every file of
@@ -149,6 +162,35 @@ func (c *gitCommit) read(file string, maxSize int64) ([]byte, error) {
 		return nil, fmt.Errorf("%q at %s: %s", file, c.ref, readProblem(&sizelimit.Error{Size: n, Limit: limit}))
 	}
 	return runGit(exec.Command("git", "cat-file", "blob", object))
+}
+
+// list lists the folder dir at the commit, by name; dir is a path as git
+// reads it.
+func (c *gitCommit) list(dir string) ([]entry, error) {
+	object := c.hash + ":" + dir
+	kind, err := git("cat-file", "-t", object)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%q does not exist at %s; %s", dir, c.ref, pathHint(dir))
+	case kind != "tree":
+		return nil, fmt.Errorf("%q is not a folder at %s", dir, c.ref)
+	}
+	// --full-tree: in a subfolder, ls-tree would list only what lies under
+	// it, of a tree that is the folder's already.
+	out, err := runGit(exec.Command("git", "ls-tree", "--full-tree", "-z", object))
+	if err != nil {
+		return nil, err
+	}
+	var entries []entry
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		meta, name, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(meta)
+		entries = append(entries, entry{name: name, dir: len(fields) > 1 && fields[1] == "tree"})
+	}
+	return entries, nil
 }
 
 // missingAtRef: no file at that path in the commit.

@@ -128,6 +128,9 @@ type Source struct {
 // Path is the file as a Snapshot of it names it.
 func (s *Source) Path() string { return s.path }
 
+// Size is how many bytes the file holds.
+func (s *Source) Size() int64 { return int64(len(s.data)) }
+
 // Read reads one snapshot file, or REF:PATH from git when no file has that
 // name, without parsing it.
 func Read(path string, opts LoadOptions) (*Source, error) {
@@ -444,4 +447,24 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 		}
 	}
 	return nil
+}
+
+// Ref is the git ref the file is read at, "" on disk.
+func (s *Source) Ref() string { return s.ref }
+
+// Data is the file's bytes as read.
+func (s *Source) Data() []byte { return s.data }
+
+// WithFile is a source like s, holding data, read from another file of the
+// same folder: a new version document (apiver fix's) to compare before it
+// is written.
+func (s *Source) WithFile(file string, data []byte) *Source {
+	n := s.WithData(data)
+	n.path = file
+	if s.ref != "" {
+		n.arg = s.ref + ":" + file
+	} else {
+		n.arg = file
+	}
+	return n
 }

@@ -299,6 +299,17 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 		}
 		reds = append(reds, prune.Decide(s.doc, n.doc))
 	}
+	return s.loadReductions(reds, opts)
+}
+
+// loadReductions loads s, indexed and reducible, keeping what any of reds
+// (its comparisons' reductions) keeps.
+func (s *Source) loadReductions(reds []*prune.Reduction, opts PairOptions) (*Snapshot, error) {
+	note := func(format string, args ...any) {
+		if opts.Note != nil {
+			opts.Note(fmt.Sprintf(format, args...))
+		}
+	}
 	red := prune.Merge(s.doc, reds)
 	text, err := red.Text(s.doc, opts.validator())
 	if err != nil {

@@ -67,8 +67,60 @@ type Version struct {
 	PreRelease bool
 	// View is the operation restricted to this version: its parameters, and
 	// its request body and responses with only this version's media types
-	// (renamed to their version-free form) and the unversioned ones.
+	// (renamed to their version-free form) and the unversioned ones. For a
+	// version document, the operation as the document writes it.
 	View *openapi3.Operation
+	// Document is, for a version read from a version document, where it
+	// comes from; nil for a version of a media type.
+	Document *InDocument
+	// Line is, for a version document's version, where the operation
+	// starts in it: the view may be another document's, where the
+	// operation reads the same.
+	Line int
+}
+
+// InDocument is where a version read from a version document comes from.
+type InDocument struct {
+	// File and Ref name the document, as a Snapshot's Path and Ref do.
+	File, Ref string
+	// Sunset is the document's info.x-sunset, zero when none.
+	Sunset civil.Date
+	// Next is the released document after this one, which deprecates it
+	// whether or not it holds the operation; nil for the newest. Only its
+	// Name and Date are set.
+	Next *Version
+}
+
+// anyVersion is the dated or pre-release version with the given name, or nil.
+func (o *Operation) anyVersion(name string) *Version {
+	if v := o.Version(name); v != nil {
+		return v
+	}
+	for i := range o.PreRelease {
+		if o.PreRelease[i].Name == name {
+			return &o.PreRelease[i]
+		}
+	}
+	return nil
+}
+
+// inDocument is the version document a version was read from, nil for a
+// version of a media type.
+func (o *Operation) inDocument(version string) (*Version, *InDocument) {
+	if v := o.anyVersion(version); v != nil && v.Document != nil {
+		return v, v.Document
+	}
+	return nil, nil
+}
+
+// VersionFile is the file and ref a version was read from when it is a
+// version document's; ok is false for a version of a media type, which
+// lives in the snapshot's own file.
+func (o *Operation) VersionFile(version string) (file, ref string, ok bool) {
+	if _, d := o.inDocument(version); d != nil {
+		return d.File, d.Ref, true
+	}
+	return "", "", false
 }
 
 // DetectProduct finds the <product> of the vendor media types in the
@@ -295,6 +347,9 @@ func (o *Operation) Line() int {
 // VersionLine is the line of the first media type that names the version:
 // in the request body, else in the lowest response status. 0 when unknown.
 func (o *Operation) VersionLine(version string) int {
+	if v, _ := o.inDocument(version); v != nil {
+		return v.Line
+	}
 	if o.Op.RequestBody != nil && o.Op.RequestBody.Value != nil {
 		if line := contentLine(o.Op.RequestBody.Value.Content, version); line > 0 {
 			return line
@@ -333,6 +388,16 @@ func contentLine(content openapi3.Content, version string) int {
 // Zero when none is declared or it is not a date.
 func (o *Operation) Sunset(version string) civil.Date {
 	var found civil.Date
+	if v, d := o.inDocument(version); v != nil {
+		// The document's, the operation's or a media type's there.
+		found = d.Sunset
+		for _, ext := range append([]map[string]any{v.View.Extensions}, mediaTypeExtensions(v.View)...) {
+			if s := sunsetOf(ext); s.After(found) {
+				found = s
+			}
+		}
+		return found
+	}
 	o.eachMediaTypeOf(version, func(mt *openapi3.MediaType) {
 		if d := sunsetOf(mt.Extensions); d.After(found) {
 			found = d
@@ -349,6 +414,9 @@ func (o *Operation) Sunset(version string) civil.Date {
 // media type objects says `deprecated: true` or `x-deprecated: true` (OpenAPI
 // has no deprecated field there; both spellings are in use).
 func (o *Operation) Deprecated(version string) bool {
+	if v, _ := o.inDocument(version); v != nil {
+		return v.View.Deprecated || slices.ContainsFunc(mediaTypeExtensions(v.View), markedDeprecated)
+	}
 	if o.Op.Deprecated {
 		return true
 	}
@@ -361,6 +429,41 @@ func (o *Operation) Deprecated(version string) bool {
 		}
 	})
 	return marked
+}
+
+// markedDeprecated reports whether a media type object's extensions mark
+// it deprecated.
+func markedDeprecated(extensions map[string]any) bool {
+	for _, key := range []string{"deprecated", "x-deprecated"} {
+		if b, ok := extensions[key].(bool); ok && b {
+			return true
+		}
+	}
+	return false
+}
+
+// mediaTypeExtensions are the extensions of every media type object of an
+// operation's request body and responses.
+func mediaTypeExtensions(op *openapi3.Operation) []map[string]any {
+	var out []map[string]any
+	visit := func(content openapi3.Content) {
+		for _, name := range slices.Sorted(maps.Keys(content)) {
+			if mt := content[name]; mt != nil {
+				out = append(out, mt.Extensions)
+			}
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		visit(op.RequestBody.Value.Content)
+	}
+	if op.Responses != nil {
+		for _, r := range op.Responses.Map() {
+			if r.Value != nil {
+				visit(r.Value.Content)
+			}
+		}
+	}
+	return out
 }
 
 // eachMediaTypeOf calls fn with every media type object of the request body

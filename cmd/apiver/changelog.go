@@ -14,6 +14,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -52,11 +53,13 @@ the previous snapshot, per operation and version.`,
 			if err != nil {
 				return err
 			}
-			paths, err := changelog.ListSnapshots(args[0])
+			paths, documents, err := listHistory(cfg, args[0])
 			if err != nil {
 				return err
 			}
-			budgetMemory(largestFile(paths) * int64(changelog.SnapshotsHeld()))
+			if !documents {
+				budgetMemory(largestFile(paths) * int64(changelog.SnapshotsHeld()))
+			}
 			filter, err := pathFilter.filter()
 			if err != nil {
 				return err
@@ -67,7 +70,11 @@ the previous snapshot, per operation and version.`,
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
 			}
-			h, err := changelog.Build(paths, opts)
+			build := changelog.Build
+			if documents {
+				build = changelog.BuildDocuments
+			}
+			h, err := build(paths, opts)
 			if err != nil {
 				return err
 			}
@@ -93,6 +100,27 @@ the previous snapshot, per operation and version.`,
 	pathFilter.register(cmd.Flags())
 	registerPipeline(cmd.Flags(), &full, &verbose)
 	return cmd
+}
+
+// listHistory lists the snapshots of a history folder: dated files, or
+// dated folders of version documents. The config's versioning.by says
+// which; unset, the folder's dated files, else its dated folders.
+func listHistory(cfg policy.Config, dir string) (paths []string, documents bool, err error) {
+	switch cfg.Versioning.By {
+	case policy.ByDocument:
+		paths, err = changelog.ListDocumentSnapshots(dir)
+		return paths, true, err
+	case policy.ByMediaType:
+		paths, err = changelog.ListSnapshots(dir)
+		return paths, false, err
+	}
+	if paths, err = changelog.ListSnapshots(dir); err == nil {
+		return paths, false, nil
+	}
+	if folders, folderErr := changelog.ListDocumentSnapshots(dir); folderErr == nil {
+		return folders, true, nil
+	}
+	return nil, false, err
 }
 
 // progressBar shows load progress on stderr only when it is a terminal.
@@ -141,13 +169,33 @@ for REF:PATH, else today.`,
 				return err
 			}
 			flags.stderr = cmd.ErrOrStderr()
-			cfg, base, revision, err := flags.load(args[0], args[1])
+			cfg, err := loadConfig(flags.configPath, flags.stderr)
 			if err != nil {
 				return err
 			}
-			if revision.Date.IsZero() {
-				// A work-tree file without a date is released today.
-				revision.Date = today()
+			documents, err := byDocument(cfg, args[0], args[1])
+			if err != nil {
+				return err
+			}
+			var base, revision *specs.Snapshot
+			var pair *specs.DocumentPair
+			if documents {
+				if pair, err = flags.loadDocuments(cfg, args[0], args[1]); err != nil {
+					return err
+				}
+				if pair.Revision.Date.IsZero() {
+					// A work-tree folder without a date is released today.
+					pair.Revision.Date = today()
+				}
+				revision = pair.Revision.Snapshot()
+			} else {
+				if base, revision, err = flags.loadPair(cfg, args[0], args[1]); err != nil {
+					return err
+				}
+				if revision.Date.IsZero() {
+					// A work-tree file without a date is released today.
+					revision.Date = today()
+				}
 			}
 			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 				return err
@@ -157,7 +205,13 @@ for REF:PATH, else today.`,
 				if err != nil {
 					return err
 				}
-				added, err := changelog.Update(h, base, revision, cfg, func() { noteLatestVersion(cmd.ErrOrStderr()) })
+				detected := func() { noteLatestVersion(cmd.ErrOrStderr()) }
+				var added bool
+				if documents {
+					added, err = changelog.UpdateDocuments(h, pair, cfg, detected)
+				} else {
+					added, err = changelog.Update(h, base, revision, cfg, detected)
+				}
 				if err != nil {
 					return err
 				}
@@ -248,6 +302,19 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if err != nil {
 				return err
 			}
+			if documents, err := byDocument(cfg, args[0]); err != nil || documents {
+				if err != nil {
+					return err
+				}
+				if legacyPath != "" {
+					return fmt.Errorf("%s: --legacy compares a legacy snapshot with media-type versions; for version documents use --from", args[0])
+				}
+				m, err := documentMigration(cfg, args[0], from, to, filter)
+				if err != nil {
+					return err
+				}
+				return changelog.RenderMigration(cmd.OutOrStdout(), format, m)
+			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
 				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter})
@@ -278,7 +345,9 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if err != nil {
 				return err
 			}
-			return changelog.RenderMigration(cmd.OutOrStdout(), format, changelog.NewMigration(from, to, res))
+			m := changelog.NewMigration(from, to, res)
+			m.Select = cfg.Versioning.Select.Request(to)
+			return changelog.RenderMigration(cmd.OutOrStdout(), format, m)
 		},
 	}
 	fs := cmd.Flags()

@@ -106,8 +106,15 @@ func checkRun(opts *checkOptions) error {
 		cmp.config.FailOnPreexisting = true
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
+	anchor := policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision)
+	if cmp.documents != nil {
+		anchor = policy.NewDocumentAnchor(cmp.documents)
+	}
 	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
-		Groups: report.Groups(policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision))}
+		Groups: report.Groups(anchor)}
+	if cmp.documents != nil {
+		cmp.documents.Release()
+	}
 	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
 	if offers {
 		res.Fixed = fixedBy(opts, cmp, report)
@@ -139,6 +146,9 @@ func checkRun(opts *checkOptions) error {
 func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
 	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
 		return nil
+	}
+	if cmp.documents != nil {
+		return documentsFixedBy(opts, cmp, report)
 	}
 	if opts.basePath == sizelimit.Stdin || opts.revisionPath == sizelimit.Stdin {
 		return nil // read once: the fix cannot read it again

@@ -156,7 +156,9 @@ func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) 
 // exampleRepo writes, under scratch/template, what the examples name: a
 // git repository "repo" whose spec (openapi/api.yaml, and api.yaml and
 // spec.yaml beside it) is the seed's 2026-02-08 release in the first commit
-// (also origin/main) and its 2026-02-09 release in the second; dated
+// (also origin/main) and its 2026-02-09 release in the second, as are its
+// version documents in descriptions/api/ and versions/ (history/ holds
+// both as snapshot folders); dated
 // snapshots in snapshots/ and openapi/snapshots/; the files of the
 // comparisons (base.yaml, revision.yaml, ...); exemptions; a config; a
 // history built from openapi/snapshots; and a home with the folders the
@@ -202,7 +204,17 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 		for _, s := range specs {
 			copies(map[string]string{s: seed(release)})
 		}
-		git("", append([]string{"add"}, specs...)...)
+		// The release as version documents (issue 24): GitHub's layout,
+		// Snyk's, and a history of such snapshot folders.
+		text, err := os.ReadFile(seed(release))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := parseDocument(t, release, text)
+		writeVersionDocuments(t, filepath.Join(repo, "descriptions", "api"), "api.example.com.%s.yaml", doc, "example")
+		writeVersionDocuments(t, filepath.Join(repo, "versions"), "%s/spec.yaml", doc, "example")
+		writeVersionDocuments(t, filepath.Join(repo, "history", release), "api.example.com.%s.yaml", doc, "example")
+		git("", append([]string{"add", "descriptions", "versions"}, specs...)...)
 		git(release+"T12:00:00Z", "commit", "-q", "-m", "release "+release)
 	}
 	git("", "update-ref", "refs/remotes/origin/main", "HEAD~1")

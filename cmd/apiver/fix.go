@@ -74,6 +74,9 @@ func fixRun(opts *fixOptions) error {
 	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
 	}
+	if cmp.documents != nil {
+		return fixDocuments(opts, cmp, version)
+	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
 	res, left, err := runFix(&opts.pairFlags, opts.basePath, opts.revisionPath, cmp, report, version)
 	if err != nil {
@@ -113,6 +116,12 @@ func fixRun(opts *fixOptions) error {
 	if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return err
 	}
+	return notFixable(opts.stderr, left)
+}
+
+// notFixable lists on stderr the errors a fix left, and fails when there
+// are some.
+func notFixable(stderr io.Writer, left *policy.Report) error {
 	failed := false
 	for _, f := range left.Findings {
 		if f.Exempted || f.Severity != policy.Error {
@@ -123,7 +132,7 @@ func fixRun(opts *fixOptions) error {
 		if version == "" {
 			version = "unversioned"
 		}
-		fmt.Fprintf(opts.stderr, "apiver: not fixable: %s %s: %s %s: %s\n", dashed(f.Operation), version, f.Rule, dashed(f.Change), oneLine(f.Message))
+		fmt.Fprintf(stderr, "apiver: not fixable: %s %s: %s %s: %s\n", dashed(f.Operation), version, f.Rule, dashed(f.Change), oneLine(f.Message))
 	}
 	if failed {
 		return errPolicyFailed

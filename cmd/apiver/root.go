@@ -197,6 +197,9 @@ type comparison struct {
 	config         policy.Config
 	date           civil.Date
 	result         *diff.Result
+	// documents are the version documents compared, when the snapshots are
+	// document sets (base and revision then stand for their folders).
+	documents *specs.DocumentPair
 }
 
 func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
@@ -204,7 +207,17 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if err != nil {
 		return nil, err
 	}
-	cfg, base, revision, err := f.load(basePath, revisionPath)
+	cfg, err := loadConfig(f.configPath, f.stderr)
+	if err != nil {
+		return nil, err
+	}
+	if docs, err := byDocument(cfg, basePath, revisionPath); err != nil || docs {
+		if err != nil {
+			return nil, err
+		}
+		return f.compareDocuments(cfg, basePath, revisionPath)
+	}
+	base, revision, err := f.loadPair(cfg, basePath, revisionPath)
 	if err != nil {
 		return nil, err
 	}
@@ -230,25 +243,17 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
 }
 
-// load reads the config and both snapshots, for a comparison of the two:
-// see specs.LoadDiffPair.
-func (f *pairFlags) load(basePath, revisionPath string) (policy.Config, *specs.Snapshot, *specs.Snapshot, error) {
+// loadPair loads both snapshots with the config's limits, for a comparison
+// of the two.
+func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
 	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
-		return policy.Config{}, nil, nil, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
-	}
-	cfg, err := loadConfig(f.configPath, f.stderr)
-	if err != nil {
-		return policy.Config{}, nil, nil, err
+		return nil, nil, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
 	}
 	baseOpts, revisionOpts, err := f.loadOptions(cfg)
 	if err != nil {
-		return policy.Config{}, nil, nil, err
+		return nil, nil, err
 	}
-	base, revision, err := specs.LoadDiffPair(basePath, revisionPath, baseOpts, revisionOpts, pairOptions(f.fullPipeline, f.verbose, f.stderr))
-	if err != nil {
-		return policy.Config{}, nil, nil, err
-	}
-	return cfg, base, revision, nil
+	return specs.LoadDiffPair(basePath, revisionPath, baseOpts, revisionOpts, pairOptions(f.fullPipeline, f.verbose, f.stderr))
 }
 
 // loadOptions are how the base and the revision load: their dates, the

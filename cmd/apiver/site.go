@@ -73,6 +73,9 @@ func siteRun(opts *siteOptions) error {
 		return err
 	}
 	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL, DeprecationMonths: cfg.DeprecationMonths}
+	if s := cfg.Versioning.Select; s.Header != "" || s.Query != "" {
+		siteOpts.Select = s.Request
+	}
 	if opts.snapshot != "" {
 		clock, lifecycles, err := opts.lifecycles(opts.snapshot)
 		if err != nil {

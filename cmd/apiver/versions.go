@@ -41,7 +41,14 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	s, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
+	opts := specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths}
+	if docs, err := byDocument(cfg, path); err != nil || docs {
+		if err != nil {
+			return policy.Clock{}, nil, err
+		}
+		return documentLifecycles(cfg, path, opts, date)
+	}
+	s, err := specs.Load(path, opts)
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}

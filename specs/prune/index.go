@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -30,6 +31,9 @@ type Doc struct {
 
 	hashes  map[hashKey]hashValue
 	refMemo map[*yaml.Node][]string
+	// signatures are the operations' Signatures, made once.
+	sigMu      sync.Mutex
+	signatures map[string]string
 }
 
 type hashKey struct {
@@ -51,8 +55,8 @@ type unit struct {
 	// compare a schema with {}.
 	schemas      []cut
 	keepsSchemas bool
-	// key and value of a component's entry; removable says the entry can be
-	// left out.
+	// key and value of a component's entry (key: an operation's method
+	// too); removable says the entry can be left out.
 	key, value *yaml.Node
 	shape      *shape
 	removable  bool
@@ -219,7 +223,7 @@ func (ix *indexer) paths(paths *yaml.Node) {
 			ix.unit = u
 			ix.operation(u, op[1])
 			ix.unit = nil
-			u.shared = shared
+			u.shared, u.key = shared, op[0]
 			u.refs = append(u.refs, shared.refs...)
 			name := op[0].Value + " " + pk.Value
 			d.ops[name] = u

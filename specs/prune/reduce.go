@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Changes finds, for two indexed documents, the dirty components
@@ -74,7 +77,13 @@ type Reduction struct {
 }
 
 // Decide is the reduction of a comparison of b with r.
-func Decide(b, r *Doc) *Reduction {
+func Decide(b, r *Doc) *Reduction { return DecideExcept(b, r, nil, true) }
+
+// DecideExcept is the reduction of a comparison of b with r that diffs
+// neither the operations of skip nor, unless document, what lies outside
+// the operations (another comparison diffs the same of them): those are
+// reduced as if unchanged.
+func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
 	sides := []*Doc{b, r}
 	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
@@ -82,7 +91,7 @@ func Decide(b, r *Doc) *Reduction {
 	red := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
 	var kept []string
 	for _, name := range ops {
-		if unchanged[name] && !b.ops[name].keepsSchemas && !r.ops[name].keepsSchemas {
+		if (unchanged[name] || skip[name] && b.ops[name] != nil && r.ops[name] != nil) && !b.ops[name].keepsSchemas && !r.ops[name].keepsSchemas {
 			red.pruned[name] = true
 		} else {
 			kept = append(kept, name)
@@ -154,7 +163,9 @@ func Decide(b, r *Doc) *Reduction {
 	for {
 		roots := slices.Clone(itemRoots)
 		for name := range dirty {
-			roots = append(roots, name)
+			if document {
+				roots = append(roots, name)
+			}
 		}
 		for name := range forced {
 			roots = append(roots, name)
@@ -174,7 +185,9 @@ func Decide(b, r *Doc) *Reduction {
 				if keepsSchemas(ub) || keepsSchemas(ur) {
 					forced[name], again = true, true
 				}
-			case !ub.removable || !ur.removable:
+			case ub != nil && !ub.removable || ur != nil && !ur.removable:
+				// (A component on one side only is dirty, and kept whole
+				// unless another comparison diffs the document.)
 				forced[name], again = true, true
 			}
 		}
@@ -192,6 +205,68 @@ func Decide(b, r *Doc) *Reduction {
 		len(kept), len(ops), len(red.blanked), len(comps), len(red.full), len(red.skel), removed)
 	return red
 }
+
+// Signature identifies what a diff of operation op ("method path", as
+// written) reads of d: the operation with its path item's shared part,
+// what every operation reads (the OpenAPI version, servers, security), and
+// every component it reaches, by value. Two comparisons whose documents
+// give the same signatures for an operation find the same changes in it.
+// ok is false when d does not have the operation.
+func (d *Doc) Signature(op string) (sig string, ok bool) {
+	u := d.ops[op]
+	if u == nil {
+		return "", false
+	}
+	d.sigMu.Lock()
+	defer d.sigMu.Unlock()
+	if sig, ok := d.signatures[op]; ok {
+		return sig, true
+	}
+	reached := closure(u.refs, nil, []*Doc{d}, func(c *unit) []string { return c.refs })
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%x\x00%x", op, u.hash, d.global)
+	for _, name := range slices.Sorted(maps.Keys(reached)) {
+		var h hashValue
+		if c := d.comps[name]; c != nil {
+			h = c.hash
+		}
+		fmt.Fprintf(&b, "\x00%s=%x", name, h)
+	}
+	if d.signatures == nil {
+		d.signatures = map[string]string{}
+	}
+	d.signatures[op] = b.String()
+	return b.String(), true
+}
+
+// DocumentSignature identifies what lies outside d's operations, which a
+// comparison diffs apart: what every operation reads and every component,
+// by value.
+func (d *Doc) DocumentSignature() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%x", d.global)
+	for _, name := range slices.Sorted(maps.Keys(d.comps)) {
+		fmt.Fprintf(&b, "\x00%s=%x", name, d.comps[name].hash)
+	}
+	return b.String()
+}
+
+// OperationNames are the document's operations ("method path", as
+// written), sorted.
+func (d *Doc) OperationNames() []string { return slices.Sorted(maps.Keys(d.ops)) }
+
+// OperationLine is the line of an operation's method key, as the loader
+// gives it: 0 when d does not have the operation, or is JSON, which the
+// loader reads without origins.
+func (d *Doc) OperationLine(op string) int {
+	if u := d.ops[op]; u != nil && u.key != nil && !d.json {
+		return u.key.Line
+	}
+	return 0
+}
+
+// Root is the document's parsed tree.
+func (d *Doc) Root() *yaml.Node { return d.root }
 
 // Prunes reports whether some operation is kept as a skeleton.
 func (red *Reduction) Prunes() bool { return len(red.pruned) > 0 }

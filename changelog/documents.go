@@ -1,0 +1,131 @@
+package changelog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+// ListDocumentSnapshots finds the dated snapshot folders of a history of
+// version documents (2025-02-11/, 2025-02-21/, …: the first YYYY-MM-DD in
+// each folder's name), oldest first. Two folders of one date, or none at
+// all, are input errors.
+func ListDocumentSnapshots(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	byDate := map[string]string{}
+	var dates []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		date, found, err := specs.DateFromName(e.Name())
+		if !found || err != nil {
+			continue
+		}
+		if other, dup := byDate[date.String()]; dup {
+			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name(), date)
+		}
+		byDate[date.String()] = e.Name()
+		dates = append(dates, date.String())
+	}
+	if len(dates) == 0 {
+		return nil, fmt.Errorf("%s: no dated snapshot folder (a folder of version documents with YYYY-MM-DD in its name)", dir)
+	}
+	slices.Sort(dates)
+	paths := make([]string, len(dates))
+	for i, d := range dates {
+		paths[i] = filepath.Join(dir, byDate[d])
+	}
+	return paths, nil
+}
+
+// BuildDocuments walks snapshot folders of version documents in date order
+// and records, for each one after the first, the release that leads to
+// it, as Build does for snapshot files. Each pair of consecutive folders
+// is read and compared on its own (specs.LoadDocumentPair), so that two
+// snapshots at most are held at a time.
+func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
+	load := specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths}
+	var releases []pendingRelease
+	var evidence policy.SnapshotEvidence
+	for i := range dirs {
+		if opts.Progress != nil {
+			opts.Progress()
+		}
+		if i == 0 {
+			continue
+		}
+		base, err := specs.ReadDocumentSet(dirs[i-1], load)
+		if err != nil {
+			return nil, err
+		}
+		revision, err := specs.ReadDocumentSet(dirs[i], load)
+		if err != nil {
+			return nil, err
+		}
+		pair, err := specs.LoadDocumentPair(base, revision, opts.Pair)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := documentRelease(pair, opts.Config, &evidence)
+		if err != nil {
+			return nil, err
+		}
+		releases = append(releases, rel)
+	}
+	cfg := opts.Config
+	if cfg.DetectSnapshot(evidence) && opts.Detected != nil {
+		opts.Detected()
+	}
+	h := &History{}
+	for _, rel := range releases {
+		if _, err := h.Add(rel.as(cfg.Snapshot)); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// UpdateDocuments adds the release of a comparison of two document sets to
+// h, as Update does for two snapshot files.
+func UpdateDocuments(h *History, pair *specs.DocumentPair, cfg policy.Config, detected func()) (added bool, err error) {
+	revision := pair.Revision.Snapshot()
+	if revision.Date.IsZero() {
+		return false, fmt.Errorf("%s: no date in the folder name; use --revision-date", revision.Path)
+	}
+	if h.Has(revision.Date.String()) {
+		return false, nil
+	}
+	var evidence policy.SnapshotEvidence
+	release, err := documentRelease(pair, cfg, &evidence)
+	if err != nil {
+		return false, err
+	}
+	if cfg.DetectSnapshot(evidence) && detected != nil {
+		detected()
+	}
+	return h.Add(release.as(cfg.Snapshot))
+}
+
+// documentRelease is the release of a comparison of two document sets.
+func documentRelease(pair *specs.DocumentPair, cfg policy.Config, evidence *policy.SnapshotEvidence) (pendingRelease, error) {
+	defer pair.Release()
+	base, revision := pair.Base.Snapshot(), pair.Revision.Snapshot()
+	if revision.Date.IsZero() {
+		return pendingRelease{}, fmt.Errorf("%s: no date in the folder name", revision.Path)
+	}
+	res, err := diff.CompareDocuments(pair, diff.Options{Levels: cfg.ChangeLevels(), Date: revision.Date})
+	if err != nil {
+		return pendingRelease{}, err
+	}
+	evidence.AddPair(res.Base, res.Revision)
+	return releaseOf(base, revision, res, cfg), nil
+}

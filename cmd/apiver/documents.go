@@ -1,0 +1,268 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
+)
+
+// byDocument tells how the inputs publish their versions: as version
+// documents in a folder (or REF:FOLDER), or in the media types of one
+// file. The config's versioning.by decides; unset, a folder means version
+// documents. Inputs of both kinds in one comparison are a usage error.
+func byDocument(cfg policy.Config, paths ...string) (bool, error) {
+	folders := make([]bool, len(paths))
+	for i, p := range paths {
+		folders[i] = p != sizelimit.Stdin && specs.IsFolder(p)
+	}
+	switch cfg.Versioning.By {
+	case policy.ByDocument:
+		for i, p := range paths {
+			if !folders[i] {
+				return false, fmt.Errorf("%s: versioning.by is document: want a folder of version documents (or REF:FOLDER), not a file", p)
+			}
+		}
+		return true, nil
+	case policy.ByMediaType:
+		for i, p := range paths {
+			if folders[i] {
+				return false, fmt.Errorf("%s: a folder, but versioning.by is media-type: name the snapshot file, or set versioning.by: document for a folder of version documents", p)
+			}
+		}
+		return false, nil
+	}
+	for i := 1; i < len(paths); i++ {
+		if folders[i] != folders[0] {
+			folder, file := paths[0], paths[i]
+			if !folders[0] {
+				folder, file = file, folder
+			}
+			if file == sizelimit.Stdin || specs.Exists(file) {
+				return false, &usageError{fmt.Errorf("%s is a folder and %s a file: compare two folders of version documents, or two files", folder, file)}
+			}
+			// Reading the missing one as a folder says what is missing.
+			return true, nil
+		}
+	}
+	return len(paths) > 0 && folders[0], nil
+}
+
+// loadDocuments reads two document sets and loads them for their
+// comparison.
+func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath string) (*specs.DocumentPair, error) {
+	baseOpts, revisionOpts, err := f.loadOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var base, revision *specs.DocumentSet
+	if base, err = specs.ReadDocumentSet(basePath, baseOpts); err != nil {
+		return nil, err
+	}
+	if revision, err = specs.ReadDocumentSet(revisionPath, revisionOpts); err != nil {
+		return nil, err
+	}
+	opts := pairOptions(f.fullPipeline, f.verbose, f.stderr)
+	// A comparison loads about as much as a pair of its largest documents:
+	// the others are read by blocks (or, one by one, by the fast pass).
+	opts.Read(2 * max(largestDocument(base), largestDocument(revision)))
+	return specs.LoadDocumentPair(base, revision, opts)
+}
+
+// largestDocument is the size of a set's largest document.
+func largestDocument(set *specs.DocumentSet) int64 {
+	var n int64
+	for _, d := range set.Documents {
+		n = max(n, d.Source.Size())
+	}
+	return n
+}
+
+// compareDocuments is compare for two document sets.
+func (f *pairFlags) compareDocuments(cfg policy.Config, basePath, revisionPath string) (*comparison, error) {
+	date, err := parseDate("--date", f.date)
+	if err != nil {
+		return nil, err
+	}
+	pair, err := f.loadDocuments(cfg, basePath, revisionPath)
+	if err != nil {
+		return nil, err
+	}
+	base, revision := pair.Base.Snapshot(), pair.Revision.Snapshot()
+	if date.IsZero() {
+		date = revision.Date
+	}
+	if date.IsZero() {
+		date = today()
+	}
+	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cfg.ChangeLevels(), Date: date})
+	if err != nil {
+		return nil, err
+	}
+	var evidence policy.SnapshotEvidence
+	evidence.AddPair(result.Base, result.Revision)
+	if cfg.DetectSnapshot(evidence) {
+		noteLatestVersion(f.stderr)
+	}
+	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, documents: pair}, nil
+}
+
+// documentLifecycles loads a document set and computes the clock of every
+// version of its operations on date (zero: the set's date, else today).
+func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, date civil.Date) (policy.Clock, []policy.Lifecycle, error) {
+	set, err := specs.ReadDocumentSet(path, opts)
+	if err != nil {
+		return policy.Clock{}, nil, err
+	}
+	if err := specs.LoadDocumentSet(set, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
+		return policy.Clock{}, nil, err
+	}
+	s := set.Snapshot()
+	if date.IsZero() {
+		date = s.Date
+	}
+	if date.IsZero() {
+		date = today()
+	}
+	clock := policy.Clock{Months: cfg.DeprecationMonths, Today: date}
+	return clock, clock.Lifecycles(s, set.Operations()), nil
+}
+
+// documentMigration is the migration guide between two version documents
+// of a set.
+func documentMigration(cfg policy.Config, path, from, to string, paths specs.PathFilter) (changelog.Migration, error) {
+	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
+	if err != nil {
+		return changelog.Migration{}, err
+	}
+	docs := [2]*specs.VersionDocument{set.Document(from), set.Document(to)}
+	for i, v := range []string{from, to} {
+		if docs[i] == nil {
+			var have []string
+			for _, d := range set.Documents {
+				have = append(have, d.Version)
+			}
+			return changelog.Migration{}, fmt.Errorf("%s: no version document %s (it has %s)", path, v, strings.Join(have, ", "))
+		}
+	}
+	if docs[0].Snapshot, docs[1].Snapshot, err = specs.LoadReducedPair(docs[0].Source, docs[1].Source, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
+		return changelog.Migration{}, err
+	}
+	res, err := diff.CompareDocumentVersions(docs[0], docs[1], diff.Options{Levels: cfg.ChangeLevels()})
+	if err != nil {
+		return changelog.Migration{}, err
+	}
+	m := changelog.NewMigration(from, to, res)
+	m.Select = cfg.Versioning.Select.Request(to)
+	return m, nil
+}
+
+// fixDocuments fixes a revision set of version documents (fix.Documents)
+// and checks the result: the documents restored and the new one are
+// written in place in the revision's folder, or with -o the whole fixed
+// set into a folder, or with --diff their unified diff.
+func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
+	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
+	revision := cmp.documents.Revision
+	res, err := fix.Documents(cmp.documents, report, version)
+	cmp.documents.Release()
+	if err != nil {
+		return err
+	}
+	left := report
+	if res.Set != nil {
+		if left, err = opts.checkFixed(opts.basePath, cmp, res.Set); err != nil {
+			return err
+		}
+		for _, v := range res.Restored {
+			fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", v, res.New, res.NewPath)
+		}
+	}
+	switch {
+	case opts.unified:
+		original := map[string][]byte{}
+		for _, d := range revision.Documents {
+			original[d.Path()] = d.Source.Data()
+		}
+		out := res.Unified(func(path string) []byte { return original[path] })
+		if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+			return err
+		}
+	case opts.outPath != "":
+		set := res.Set
+		if set == nil {
+			set = revision // nothing fixed: the revision as it is
+		}
+		for _, d := range set.Documents {
+			rel := strings.TrimPrefix(strings.TrimPrefix(d.Path(), revision.Path), "/")
+			if err := writeOutput(filepath.Join(opts.outPath, filepath.FromSlash(rel)), opts.lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(d.Source.Data()); return err }); err != nil {
+				return err
+			}
+		}
+	case revision.Ref != "":
+		return &usageError{fmt.Errorf("%s is read from git: write the fixed documents with -o FOLDER, or print them with --diff", opts.revisionPath)}
+	default:
+		for _, path := range slices.Sorted(maps.Keys(res.Files)) {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			if err := writeOutput(path, opts.lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(res.Files[path]); return err }); err != nil {
+				return err
+			}
+		}
+	}
+	return notFixable(opts.stderr, left)
+}
+
+// checkFixed checks the base against the fixed revision set, as check
+// would once the fix is written.
+func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.DocumentSet) (*policy.Report, error) {
+	baseOpts, _, err := f.loadOptions(cmp.config)
+	if err != nil {
+		return nil, err
+	}
+	base, err := specs.ReadDocumentSet(basePath, baseOpts)
+	if err != nil {
+		return nil, err
+	}
+	pair, err := specs.LoadDocumentPair(base, fixed, pairOptions(f.fullPipeline, false, nil))
+	if err != nil {
+		return nil, fmt.Errorf("the fixed documents do not load: %w", err)
+	}
+	defer pair.Release()
+	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cmp.config.ChangeLevels(), Date: cmp.date})
+	if err != nil {
+		return nil, err
+	}
+	return policy.Check(policy.Input{Base: pair.Base.Snapshot(), Revision: pair.Revision.Snapshot(), Result: result, Date: cmp.date, Config: cmp.config}), nil
+}
+
+// documentsFixedBy is fixedBy for version documents: the findings that
+// fix.Documents resolves, found by checking its result; nil when it
+// resolves none or cannot run.
+func documentsFixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
+	res, err := fix.Documents(cmp.documents, report, newVersion(civil.Date{}, cmp))
+	if err != nil || res.Set == nil {
+		return nil
+	}
+	after, err := opts.checkFixed(opts.basePath, cmp, res.Set)
+	if err != nil {
+		return nil
+	}
+	fixed := fix.Fixed(report, after)
+	if !slices.Contains(fixed, true) {
+		return nil
+	}
+	return fixed
+}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/internal/corpus"
+	"go.yaml.in/yaml/v3"
+)
+
+// TestDocumentFormFindsMediaTypeErrors is the differential test of issue
+// 24: each consecutive pair of the real corpus, checked as published (one
+// file, versions in media types) and split into version documents (each
+// operation at its latest version on or before V, its media types renamed
+// to application/json). Every error (operation, rule, change) the
+// media-type form finds, the document form must find too. The document
+// form finds more, listed in the log (docs/documents.md explains them):
+// each document is deprecated by the next, so an operation's x-sunset
+// must leave the deprecation period after that date (sunset-too-early),
+// where a latest-version snapshot shows one version per operation and no
+// successor; an operation that moves to a new version leaves the documents
+// before it (version-removed-before-sunset); and a change inside a
+// released document is breaking for the clients pinned to it, where the
+// media-type form sees a new version of the operation. The newest pair
+// also goes through both pipelines, which must agree.
+//
+//	APIVER_DOCUMENT_PAIRS  how many consecutive pairs, newest first (default 3; 0: all 22)
+func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: splits large snapshots into version documents")
+	}
+	names := corpus.Names(t)
+	n := envCount(t, "APIVER_DOCUMENT_PAIRS", 3)
+	first := 1
+	if n > 0 && n < len(names)-1 {
+		first = len(names) - n
+	}
+	unpacked := corpus.Unpack(t, names[first-1:]...)
+	config, err := filepath.Abs("testdata/atlas.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	split := map[string]string{} // snapshot name -> its folder of version documents
+	for _, name := range names[first-1:] {
+		text, err := os.ReadFile(filepath.Join(unpacked, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(work, dateOf(name))
+		writeVersionDocuments(t, dir, "atlas-api.%s.yaml", parseDocument(t, name, text), "atlas")
+		split[name] = dir
+	}
+	for i := first; i < len(names); i++ {
+		base, revision := names[i-1], names[i]
+		date := []string{"--base-date", dateOf(base), "--revision-date", dateOf(revision)}
+		mediaType := checkFindings(t, append([]string{"check", "--config", config, "--format", "json", filepath.Join(unpacked, base), filepath.Join(unpacked, revision)}, date...))
+		documents := checkFindings(t, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
+		errorsOf := func(fs []checkFinding) map[string]bool {
+			out := map[string]bool{}
+			for _, f := range fs {
+				if f.Severity == "error" && !f.Exempted {
+					out[f.key()] = true
+				}
+			}
+			return out
+		}
+		want, got := errorsOf(mediaType), errorsOf(documents)
+		var missing, extra []string
+		for k := range want {
+			if !got[k] {
+				missing = append(missing, k)
+			}
+		}
+		for k := range got {
+			if !want[k] {
+				extra = append(extra, k)
+			}
+		}
+		slices.Sort(missing)
+		slices.Sort(extra)
+		for _, k := range missing {
+			t.Errorf("%s → %s: the media-type form finds the error %s; the document form does not", base, revision, k)
+		}
+		t.Logf("%s → %s: %d errors in media-type form, all found in document form; %d more in document form (docs/documents.md says why)",
+			dateOf(base), dateOf(revision), len(want), len(extra))
+		for _, k := range extra {
+			t.Logf("  more: %s", k)
+		}
+		if i == len(names)-1 {
+			// The newest pair through both pipelines: the documents cut to
+			// their changes and diffed once must say what the whole ones do.
+			fastPipelineOnly(t)
+			agree(t, revision, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
+		}
+	}
+}
+
+type checkFinding struct {
+	Rule      string `json:"rule"`
+	Severity  string `json:"severity"`
+	Operation string `json:"operation"`
+	Change    string `json:"change"`
+	Exempted  bool   `json:"exempted"`
+}
+
+// key is the finding's operation, rule and change: the version differs
+// between the forms.
+func (f checkFinding) key() string {
+	return fmt.Sprintf("%s %s (%s)", f.Operation, f.Rule, f.Change)
+}
+
+// checkFindings runs a check with --format json and returns its findings.
+func checkFindings(t *testing.T, args []string) []checkFinding {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	if code := run(args, &stdout, &stderr); code != exitPass && code != exitPolicy {
+		t.Fatalf("apiver %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+	var report struct {
+		Findings []checkFinding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &report); err != nil {
+		t.Fatalf("apiver %s: %v", strings.Join(args, " "), err)
+	}
+	return report.Findings
+}
+
+// versionedType is a vendor media type of the product naming a dated version.
+func versionedType(product string) *regexp.Regexp {
+	return regexp.MustCompile(`^application/vnd\.` + regexp.QuoteMeta(product) + `\.(\d{4}-\d{2}-\d{2})\+(.+)$`)
+}
+
+// writeVersionDocuments splits a media-type snapshot into version
+// documents in dir, one per dated version it names, at the path pattern
+// names with the version for %s (api.%s.yaml, %s/spec.yaml; JSON for
+// .json): document V holds each
+// operation at its latest version on or before V, that version's media
+// types renamed to application/SUFFIX (application/json) and the other
+// versions' left out; an operation with no version on or before V is left
+// out of it.
+func writeVersionDocuments(t *testing.T, dir, pattern string, doc *yaml.Node, product string) {
+	t.Helper()
+	versioned := versionedType(product)
+	versions := map[string]bool{}
+	eachContent(doc.Content[0], func(content *yaml.Node) {
+		for _, kv := range pairs(content) {
+			if m := versioned.FindStringSubmatch(kv[0].Value); m != nil {
+				versions[m[1]] = true
+			}
+		}
+	})
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range slices.Sorted(func(yield func(string) bool) {
+		for v := range versions {
+			if !yield(v) {
+				return
+			}
+		}
+	}) {
+		split := deepCopy(doc)
+		root := split.Content[0]
+		paths := lookup(root, "paths")
+		for _, p := range pairs(paths) {
+			item := p[1]
+			for _, mp := range pairs(item) {
+				if !slices.Contains(methodNames, mp[0].Value) {
+					continue
+				}
+				latest := ""
+				eachOperationContent(mp[1], func(content *yaml.Node) {
+					for _, kv := range pairs(content) {
+						if m := versioned.FindStringSubmatch(kv[0].Value); m != nil && m[1] <= v && m[1] > latest {
+							latest = m[1]
+						}
+					}
+				})
+				if latest == "" && hasVersions(mp[1], versioned) {
+					deleteKey(item, mp[0].Value)
+					continue
+				}
+				keepVersion(mp[1], versioned, latest)
+			}
+			if !slices.ContainsFunc(pairs(item), func(kv [2]*yaml.Node) bool { return slices.Contains(methodNames, kv[0].Value) }) {
+				deleteKey(paths, p[0].Value)
+			}
+		}
+		name := filepath.Join(dir, filepath.FromSlash(fmt.Sprintf(pattern, v)))
+		if filepath.Ext(name) == ".json" {
+			writeCaseFile(t, name, encodeJSON(split, true))
+		} else {
+			writeCaseFile(t, name, encodeYAML(t, split))
+		}
+	}
+}
+
+// hasVersions reports whether an operation names any dated version.
+func hasVersions(op *yaml.Node, versioned *regexp.Regexp) bool {
+	found := false
+	eachOperationContent(op, func(content *yaml.Node) {
+		for _, kv := range pairs(content) {
+			found = found || versioned.MatchString(kv[0].Value)
+		}
+	})
+	return found
+}
+
+// keepVersion renames version's media types of op to application/SUFFIX
+// and drops the other versions'; a request body or response left with no
+// media type goes too, as a version's view drops it.
+func keepVersion(op *yaml.Node, versioned *regexp.Regexp, version string) {
+	trim := func(holder *yaml.Node) bool { // reports whether holder lost all its content
+		content := lookup(holder, "content")
+		if content == nil || len(content.Content) == 0 {
+			return false
+		}
+		for i := 0; i+1 < len(content.Content); {
+			k := content.Content[i]
+			if m := versioned.FindStringSubmatch(k.Value); m != nil {
+				if m[1] != version {
+					content.Content = slices.Delete(content.Content, i, i+2)
+					continue
+				}
+				k.Value = "application/" + m[2]
+			}
+			i += 2
+		}
+		return len(content.Content) == 0
+	}
+	if body := lookup(op, "requestBody"); body != nil && trim(body) {
+		deleteKey(op, "requestBody")
+	}
+	responses := lookup(op, "responses")
+	for _, kv := range pairs(responses) {
+		if trim(kv[1]) {
+			deleteKey(responses, kv[0].Value)
+		}
+	}
+}
+
+// eachContent calls fn on every content map of the operations of root.
+func eachContent(root *yaml.Node, fn func(content *yaml.Node)) {
+	for _, p := range pairs(lookup(root, "paths")) {
+		for _, mp := range pairs(p[1]) {
+			if slices.Contains(methodNames, mp[0].Value) {
+				eachOperationContent(mp[1], fn)
+			}
+		}
+	}
+}
+
+func eachOperationContent(op *yaml.Node, fn func(content *yaml.Node)) {
+	if c := lookup(lookup(op, "requestBody"), "content"); c != nil {
+		fn(c)
+	}
+	for _, kv := range pairs(lookup(op, "responses")) {
+		if c := lookup(kv[1], "content"); c != nil {
+			fn(c)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/specs"
+)
+
+// TestDocumentPipelinesAgree splits each seed snapshot into its version
+// documents and runs check, diff, versions and changelog build on
+// consecutive ones through both pipelines: the fast one (documents diffed once where they
+// read the same, operations borrowed) must print what the full one prints.
+// The document form must also find every error the media-type form finds.
+func TestDocumentPipelinesAgree(t *testing.T) {
+	fastPipelineOnly(t)
+	seed, err := filepath.Abs("../../testdata/seed-history")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob(filepath.Join(seed, "example-*.yaml"))
+	if err != nil || len(names) < 2 {
+		t.Fatalf("seed history: %v", err)
+	}
+	slices.Sort(names)
+	work := t.TempDir()
+	t.Chdir(work)
+	// YAML documents are read by blocks; JSON ones by the fast pass.
+	var dirs, jsonDirs []string
+	for _, name := range names {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join("history", dateOf(name))
+		writeVersionDocuments(t, dir, "api.%s.yaml", parseDocument(t, name, text), "example")
+		dirs = append(dirs, dir)
+		jsonDir := filepath.Join("json", dateOf(name))
+		writeVersionDocuments(t, jsonDir, "openapi-%s.json", parseDocument(t, name, text), "example")
+		jsonDirs = append(jsonDirs, jsonDir)
+	}
+	for i := 1; i < len(dirs); i++ {
+		dates := []string{"--base-date", dateOf(names[i-1]), "--revision-date", dateOf(names[i])}
+		for _, verb := range []string{"check", "diff"} {
+			agree(t, dirs[i], append([]string{verb, "--format", "json", dirs[i-1], dirs[i]}, dates...))
+			agree(t, jsonDirs[i], append([]string{verb, "--format", "json", jsonDirs[i-1], jsonDirs[i]}, dates...))
+		}
+		// versions has no --full-pipeline; the environment asks for it.
+		versions := []string{"versions", "--format", "json", "--date", dateOf(names[i]), dirs[i]}
+		fast := runPipeline(false, versions)
+		t.Setenv(specs.FullPipelineEnv, "1")
+		full := runPipeline(false, versions)
+		t.Setenv(specs.FullPipelineEnv, "")
+		if fast.String() != full.String() || fast.code != exitPass {
+			t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
+		}
+		mediaType := checkFindings(t, append([]string{"check", "--format", "json", names[i-1], names[i]}, dates...))
+		documents := checkFindings(t, append([]string{"check", "--format", "json", dirs[i-1], dirs[i]}, dates...))
+		found := map[string]bool{}
+		for _, f := range documents {
+			found[f.key()] = true
+		}
+		for _, f := range mediaType {
+			if f.Severity == "error" && !f.Exempted && !found[f.key()] {
+				t.Errorf("%s → %s: the media-type form finds the error %s; the document form does not", dateOf(names[i-1]), dateOf(names[i]), f.key())
+			}
+		}
+	}
+	agree(t, "history", []string{"changelog", "build", "history"})
+}

@@ -1,0 +1,201 @@
+package diff
+
+import "github.com/apiver/apiver/specs"
+
+// CompareDocuments compares two snapshots published as one document per
+// version. Each operation of document V is that operation at version V:
+//
+//   - a version in both sets is compared with itself, each operation a
+//     Same pair (an in-place change); a document whose bytes did not
+//     change is not diffed;
+//   - a released document new in the revision is compared with its
+//     predecessor (the latest earlier released document): each operation
+//     both hold is a Bump, one new in it is Added, and one it dropped is
+//     Removed at the new version with the predecessor named;
+//   - a new pre-release document's operations are Added, and every
+//     operation of a document gone from the revision is Removed at its
+//     version.
+//
+// Changes outside the operations count for an in-place change only; those
+// of a new document come with its version. The result's operation lists
+// carry one version per document holding the operation, so the clock
+// runs as for media types.
+func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
+	res := &Result{Base: pair.Base.Operations(), Revision: pair.Revision.Operations(), ByDocument: true}
+	opts.Product = "" // a document's media types name no version
+	diffed := map[*specs.DocumentComparison]*Result{}
+	for _, c := range pair.Comparisons {
+		if !c.Diff {
+			continue
+		}
+		o := opts
+		o.Plan = c.Plan
+		sub, err := Compare(c.BaseSnapshot, c.RevisionSnapshot, o)
+		if err != nil {
+			return nil, err
+		}
+		diffed[c] = sub
+	}
+	for _, c := range pair.Comparisons {
+		switch {
+		case c.Revision == nil:
+			for _, op := range c.Base.Operations() {
+				res.Pairs = append(res.Pairs, &Pair{Operation: op.Name(), Version: c.Base.Version, Kind: Removed, PreRelease: c.Base.PreRelease || op.Unstable()})
+			}
+		case c.Base == nil:
+			for _, op := range c.Revision.Operations() {
+				res.Pairs = append(res.Pairs, &Pair{Operation: op.Name(), Version: c.Revision.Version, Kind: Added, PreRelease: c.Revision.PreRelease || op.Unstable()})
+			}
+		case c.Identical:
+			for _, op := range c.Revision.Operations() {
+				res.Pairs = append(res.Pairs, &Pair{Operation: op.Name(), Version: c.Revision.Version, Kind: Same, PreRelease: c.Revision.PreRelease || op.Unstable()})
+			}
+		default:
+			addDocumentPairs(res, pair, c, diffed)
+		}
+	}
+	res.Pairs = sortedPairs(wrap(res.Pairs))
+	return res, nil
+}
+
+// addDocumentPairs adds the pairs of a comparison diffed, as versions of
+// its revision's document, to res: the changes of a covered operation, and
+// outside the operations, are those another comparison found, placed in
+// this one's documents.
+func addDocumentPairs(res *Result, pair *specs.DocumentPair, c *specs.DocumentComparison, diffed map[*specs.DocumentComparison]*Result) {
+	version, pre := c.Revision.Version, c.Revision.PreRelease
+	sub := diffed[c]
+	if sub == nil {
+		sub = &Result{}
+	}
+	// The operations of both documents that the diff did not see (its
+	// documents may keep only what changed) did not change here, or
+	// changed as in another comparison.
+	seen := map[string]bool{}
+	for _, p := range sub.Pairs {
+		seen[p.Operation] = true
+	}
+	inRevision := map[string]bool{}
+	for _, op := range c.Revision.Operations() {
+		inRevision[op.Name()] = true
+	}
+	pairs := sub.Pairs
+	for _, op := range c.Base.Operations() {
+		if !seen[op.Name()] && inRevision[op.Name()] {
+			pairs = append(pairs, &Pair{Operation: op.Name(), Kind: Unversioned, PreRelease: op.Unstable()})
+		}
+	}
+	for _, p := range pairs {
+		if from := c.Covered[p.Operation]; from != nil {
+			p.Changes = placed(pair, from, c, pairOf(diffed[from], p.Operation).Changes)
+		}
+		p.Version, p.PreRelease = version, pre || p.PreRelease
+		switch {
+		case p.Kind == Unversioned && c.New:
+			p.Kind, p.Predecessor = Bump, c.Base.Version
+			// As between media types: a new version is no deprecation of
+			// itself, and its predecessor's clock is not its own.
+			p.Changes = withoutIDs(p.Changes, JudgedByDate)
+		case p.Kind == Unversioned:
+			p.Kind = Same
+		case p.Kind == Removed && c.New:
+			// Dropped from the new document: removed in that version, while
+			// the predecessor still holds it.
+			p.Predecessor = c.Base.Version
+		}
+		for i := range p.Changes {
+			p.Changes[i].Version = p.Version
+		}
+		res.Pairs = append(res.Pairs, p)
+	}
+	if c.New || pre {
+		return
+	}
+	var document []Change
+	switch {
+	case c.DiffDocument:
+		document = sub.Document
+	case c.DocumentFrom != nil:
+		document = placed(pair, c.DocumentFrom, c, diffed[c.DocumentFrom].Document)
+	}
+	for _, ch := range document {
+		ch.Version = version
+		res.Document = append(res.Document, ch)
+	}
+}
+
+// pairOf is the pair of an operation in a comparison's result.
+func pairOf(res *Result, operation string) *Pair {
+	for _, p := range res.Pairs {
+		if p.Operation == operation {
+			return p
+		}
+	}
+	return &Pair{}
+}
+
+// placed are changes another comparison found, with their locations moved
+// from its documents to the same nodes of this one's.
+func placed(pair *specs.DocumentPair, from, to *specs.DocumentComparison, changes []Change) []Change {
+	out := make([]Change, len(changes))
+	for i, ch := range changes {
+		out[i] = ch
+		loc := ch.Location
+		if loc == nil {
+			continue
+		}
+		moved := *loc
+		switch {
+		case loc.File == from.Base.Path() && loc.Ref == from.Base.Source.Ref():
+			moved.File, moved.Ref, moved.Line = to.Base.Path(), to.Base.Source.Ref(), pair.Line(from.Base, to.Base, loc.Line)
+		case loc.File == from.Revision.Path() && loc.Ref == from.Revision.Source.Ref():
+			moved.File, moved.Ref, moved.Line = to.Revision.Path(), to.Revision.Source.Ref(), pair.Line(from.Revision, to.Revision, loc.Line)
+		}
+		out[i].Location = &moved
+	}
+	return out
+}
+
+// withoutIDs drops the changes whose id drop reports.
+func withoutIDs(changes []Change, drop func(string) bool) []Change {
+	var out []Change
+	for _, c := range changes {
+		if !drop(c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// wrap turns pairs into pairings without sides, for sortedPairs.
+func wrap(pairs []*Pair) []pairing {
+	out := make([]pairing, len(pairs))
+	for i, p := range pairs {
+		out[i] = pairing{Pair: p}
+	}
+	return out
+}
+
+// CompareDocumentVersions diffs two version documents of one snapshot,
+// version from against version to of every operation both hold: what a
+// client meets when it migrates, as CompareVersions for media types.
+func CompareDocumentVersions(from, to *specs.VersionDocument, opts Options) (*Result, error) {
+	opts.Product, opts.Plan = "", nil
+	res, err := Compare(from.Snapshot, to.Snapshot, opts)
+	if err != nil {
+		return nil, err
+	}
+	var pairs []*Pair
+	for _, p := range res.Pairs {
+		if p.Kind != Unversioned {
+			continue
+		}
+		p.Kind, p.Version, p.Predecessor = Bump, to.Version, from.Version
+		for i := range p.Changes {
+			p.Changes[i].Version = to.Version
+		}
+		pairs = append(pairs, p)
+	}
+	res.Pairs, res.Document, res.ByDocument = pairs, nil, true
+	return res, nil
+}

@@ -1,0 +1,116 @@
+package diff_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
+)
+
+// document is a version document with the operations named, each GET
+// returning an object whose property is typed as given.
+func document(ops map[string]string) string {
+	s := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+	for _, path := range []string{"/a", "/b", "/c"} {
+		typ, ok := ops[path]
+		if !ok {
+			continue
+		}
+		s += "  " + path + ":\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  p: {type: " + typ + "}\n"
+	}
+	return s
+}
+
+func writeDocuments(t *testing.T, dir string, docs map[string]string) *specs.DocumentSet {
+	t.Helper()
+	for name, text := range docs {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := specs.ReadDocumentSet(dir, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// TestCompareDocuments: each operation of document V is that operation at
+// version V. Base: 2023 (removed in the revision) and 2024. Revision: 2024
+// changed in place, 2025 new (changes /a, drops /b, adds /c), a new beta.
+func TestCompareDocuments(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		dir := t.TempDir()
+		base := writeDocuments(t, filepath.Join(dir, "base"), map[string]string{
+			"api.2023-01-01.yaml": document(map[string]string{"/a": "string"}),
+			"api.2024-01-01.yaml": document(map[string]string{"/a": "string", "/b": "string"}),
+		})
+		revision := writeDocuments(t, filepath.Join(dir, "revision"), map[string]string{
+			"api.2024-01-01.yaml":      document(map[string]string{"/a": "integer", "/b": "string"}),
+			"api.2025-01-01.yaml":      document(map[string]string{"/a": "boolean", "/c": "string"}),
+			"api.2025-06-01~beta.yaml": document(map[string]string{"/a": "boolean"}),
+		})
+		pair, err := specs.LoadDocumentPair(base, revision, specs.PairOptions{Full: full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := diff.CompareDocuments(pair, diff.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pair.Release()
+		type key struct{ operation, version string }
+		type want struct {
+			kind        diff.Kind
+			predecessor string
+			pre         bool
+			changed     bool
+		}
+		wants := map[key]want{
+			{"GET /a", "2023-01-01"}:      {kind: diff.Removed},
+			{"GET /a", "2024-01-01"}:      {kind: diff.Same, changed: true},
+			{"GET /b", "2024-01-01"}:      {kind: diff.Same},
+			{"GET /a", "2025-01-01"}:      {kind: diff.Bump, predecessor: "2024-01-01", changed: true},
+			{"GET /b", "2025-01-01"}:      {kind: diff.Removed, predecessor: "2024-01-01", changed: true},
+			{"GET /c", "2025-01-01"}:      {kind: diff.Added, changed: true}, // endpoint-added
+			{"GET /a", "2025-06-01~beta"}: {kind: diff.Added, pre: true},
+		}
+		if len(res.Pairs) != len(wants) {
+			t.Errorf("full %v: %d pairs, want %d", full, len(res.Pairs), len(wants))
+		}
+		for _, p := range res.Pairs {
+			w, ok := wants[key{p.Operation, p.Version}]
+			if !ok {
+				t.Errorf("full %v: unexpected pair %s@%s (%s)", full, p.Operation, p.Version, p.Kind)
+				continue
+			}
+			if p.Kind != w.kind || p.Predecessor != w.predecessor || p.PreRelease != w.pre || (len(p.Changes) > 0) != w.changed {
+				t.Errorf("full %v: %s@%s: %s from %q, pre-release %v, %d changes; want %s from %q, %v, changed %v",
+					full, p.Operation, p.Version, p.Kind, p.Predecessor, p.PreRelease, len(p.Changes), w.kind, w.predecessor, w.pre, w.changed)
+			}
+			for _, c := range p.Changes {
+				if c.Version != p.Version {
+					t.Errorf("full %v: %s@%s: a change of version %q", full, p.Operation, p.Version, c.Version)
+				}
+			}
+		}
+		if !res.ByDocument {
+			t.Error("the result does not say it compares documents")
+		}
+		// The clock: each version of /a, and /b of 2024 (dropped by 2025),
+		// is succeeded by the next released document.
+		for _, op := range res.Revision {
+			for _, v := range op.Versions {
+				if v.Name == "2024-01-01" && (v.Document == nil || v.Document.Next == nil || v.Document.Next.Name != "2025-01-01") {
+					t.Errorf("full %v: %s@2024-01-01: next document %+v, want 2025-01-01", full, op.Name(), v.Document)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,428 @@
+package specs
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+)
+
+// DocumentSet is a snapshot published as one OpenAPI document per version
+// (GitHub's api.github.com.2022-11-28.yaml, Snyk's 2024-01-04~beta/spec.yaml,
+// Azure's stable/2024-01-01/…): each operation of document V is that
+// operation at version V.
+type DocumentSet struct {
+	// Path is the folder as the user named it (FOLDER of REF:FOLDER).
+	Path string
+	// Ref is the git ref a REF:FOLDER input was read at, "" on disk.
+	Ref string
+	// Date is the snapshot's date: LoadOptions.Date, else the first
+	// YYYY-MM-DD in the folder's name, else the commit date of a git input;
+	// zero when none gives one.
+	Date civil.Date
+	// Documents are the version documents, by version name: a date sorts
+	// before its pre-releases.
+	Documents []*VersionDocument
+}
+
+// VersionDocument is one version's document in a DocumentSet.
+type VersionDocument struct {
+	// Version is the date with its pre-release mark as the name writes it:
+	// "2026-03-10", "2024-01-04~beta", "2024-09-01.upcoming",
+	// "2024-01-01-preview".
+	Version    string
+	Date       civil.Date
+	PreRelease bool
+	Source     *Source
+	// Snapshot is the document loaded, by LoadDocumentPair or
+	// LoadDocumentSet; nil when its operations were taken from another
+	// document where they read the same.
+	Snapshot *Snapshot
+	// ops are its operations, lines where each starts (by Name), sunset
+	// its info.x-sunset.
+	ops    []*Operation
+	lines  map[string]int
+	sunset civil.Date
+	// blocks is its text cut into blocks, when LoadDocumentPair reads it
+	// so.
+	blocks *blockIndex
+}
+
+// Path is the document's file as locations name it.
+func (d *VersionDocument) Path() string { return d.Source.path }
+
+// Released are the documents that are not pre-releases, oldest first.
+func (s *DocumentSet) Released() []*VersionDocument {
+	return slices.DeleteFunc(slices.Clone(s.Documents), func(d *VersionDocument) bool { return d.PreRelease })
+}
+
+// Document is the document of a version, or nil.
+func (s *DocumentSet) Document(version string) *VersionDocument {
+	for _, d := range s.Documents {
+		if d.Version == version {
+			return d
+		}
+	}
+	return nil
+}
+
+// Predecessor is the released document a document succeeds: the latest
+// released one of an earlier date. Nil for the first.
+func (s *DocumentSet) Predecessor(d *VersionDocument) *VersionDocument {
+	var pred *VersionDocument
+	for _, o := range s.Documents {
+		if !o.PreRelease && o.Date.Before(d.Date) {
+			pred = o
+		}
+	}
+	return pred
+}
+
+// Successor is the released document that deprecates d: the first released
+// one of a later date. Nil for the newest.
+func (s *DocumentSet) Successor(d *VersionDocument) *VersionDocument {
+	for _, o := range s.Documents {
+		if !o.PreRelease && o.Date.After(d.Date) {
+			return o
+		}
+	}
+	return nil
+}
+
+// versionMark is a version document's date with what follows it: the
+// pre-release marks of vervet (~beta, ~experimental, ~wip; ~ga is a
+// release), of dated media types (.upcoming) and of Azure (-preview).
+var versionMark = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})(~[A-Za-z]+|\.upcoming|[-.]preview)?`)
+
+// VersionOfName reads the version a document's name carries: the first
+// YYYY-MM-DD in its base name, with the pre-release mark that follows it.
+// "preview" anywhere else in the name marks a pre-release too. found is
+// false when the name holds no date; err is set when the date is not a
+// real one.
+func VersionOfName(name string) (version string, date civil.Date, preRelease, found bool, err error) {
+	base := filepath.Base(name)
+	m := versionMark.FindStringSubmatch(base)
+	if m == nil {
+		return "", civil.Date{}, false, false, nil
+	}
+	date, err = civil.ParseDate(m[1])
+	if err != nil {
+		return "", civil.Date{}, false, true, err
+	}
+	mark := m[2]
+	switch strings.ToLower(mark) {
+	case "", "~ga":
+		mark = ""
+		if strings.Contains(strings.ToLower(base), "preview") {
+			mark, preRelease = "-preview", true
+		}
+	default:
+		preRelease = true
+	}
+	return m[1] + mark, date, preRelease, true, nil
+}
+
+// documentExt reports whether a file name has a version document's
+// extension.
+func documentExt(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// IsFolder reports whether arg names a folder: on disk, or REF:FOLDER at a
+// git ref. An argument that names nothing is not one (reading it as a
+// file reports it).
+func IsFolder(arg string) bool {
+	if ref, file, ok := gitInput(arg); ok {
+		c, err := openCommit(ref)
+		if err != nil {
+			return false
+		}
+		kind, err := git("cat-file", "-t", c.hash+":"+file)
+		return err == nil && kind == "tree"
+	}
+	info, err := os.Stat(arg)
+	return err == nil && info.IsDir()
+}
+
+// Exists reports whether arg names something: on disk, or at a git ref.
+func Exists(arg string) bool {
+	if ref, file, ok := gitInput(arg); ok {
+		c, err := openCommit(ref)
+		if err != nil {
+			return false
+		}
+		_, err = git("cat-file", "-t", c.hash+":"+file)
+		return err == nil
+	}
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
+// entry is a file or folder of a listing, by its name.
+type entry struct {
+	name string
+	dir  bool
+}
+
+// ReadDocumentSet finds the version documents of a folder, or of
+// REF:FOLDER from git, and reads them without parsing them. A version
+// document is a .yaml, .yml or .json file of the folder whose name carries
+// YYYY-MM-DD (and a pre-release mark), or a file of a folder whose name
+// carries it, up to documentDepth folders down:
+// api.github.com.2022-11-28.yaml, 2024-01-04~beta/spec.yaml,
+// stable/2024-01-01/compute.json. Other files ($ref'd parts, examples,
+// dereferenced copies) are not documents. Two documents of one version, or none, are
+// input errors; one written as YAML and as JSON beside it is read as YAML.
+func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
+	set := &DocumentSet{Path: arg, Date: opts.Date}
+	var list func(dir string) ([]entry, error)
+	var read func(file string) (*Source, error)
+	fail := func(msg string) error { return &Error{File: arg, Msg: msg} }
+	docOpts := opts
+	docOpts.Date = civil.Date{}
+	if ref, folder, ok := gitInput(arg); ok {
+		c, err := openCommit(ref)
+		if err != nil {
+			return nil, fail(err.Error())
+		}
+		set.Path, set.Ref = folder, ref
+		list = func(dir string) ([]entry, error) { return c.list(dir) }
+		read = func(file string) (*Source, error) { return readAtCommit(ref+":"+file, c, file, docOpts) }
+		if set.Date.IsZero() {
+			if set.Date, err = dateOfFolder(folder); err != nil {
+				return nil, fail(err.Error())
+			}
+		}
+		if set.Date.IsZero() {
+			if set.Date, err = c.commitDate(); err != nil {
+				return nil, fail(err.Error())
+			}
+		}
+	} else {
+		list = listDir
+		read = func(file string) (*Source, error) { return Read(file, docOpts) }
+		if set.Date.IsZero() {
+			var err error
+			if set.Date, err = dateOfFolder(arg); err != nil {
+				return nil, fail(err.Error())
+			}
+		}
+	}
+	files, err := documentFiles(set.Path, list)
+	if err != nil {
+		return nil, fail(err.Error())
+	}
+	byVersion := map[string]documentFile{}
+	for _, f := range files {
+		other, dup := byVersion[f.version]
+		switch {
+		case !dup:
+		case sameDocument(other.path, f.path):
+			if extRank(f.path) > extRank(other.path) {
+				continue
+			}
+		default:
+			return nil, fail(fmt.Sprintf("%s and %s are both version %s: one document per version", other.path, f.path, f.version))
+		}
+		byVersion[f.version] = f
+	}
+	for _, v := range slices.Sorted(maps.Keys(byVersion)) {
+		f := byVersion[v]
+		src, err := read(f.path)
+		if err != nil {
+			return nil, err
+		}
+		set.Documents = append(set.Documents, &VersionDocument{Version: f.version, Date: f.date, PreRelease: f.preRelease, Source: src})
+	}
+	if len(set.Documents) == 0 {
+		return nil, fail("no version document: a .yaml, .yml or .json file with YYYY-MM-DD in its name or in its folder's name")
+	}
+	slices.SortFunc(set.Documents, func(a, b *VersionDocument) int { return cmp.Compare(a.Version, b.Version) })
+	return set, nil
+}
+
+// dateOfFolder is the first YYYY-MM-DD in a folder's name, zero when it
+// holds none.
+func dateOfFolder(folder string) (civil.Date, error) {
+	name := path.Base(filepath.ToSlash(strings.TrimSuffix(folder, "/")))
+	s := datePattern.FindString(name)
+	if s == "" {
+		return civil.Date{}, nil
+	}
+	d, err := civil.ParseDate(s)
+	if err != nil {
+		return civil.Date{}, fmt.Errorf("folder name holds %q, which is not a real date", s)
+	}
+	return d, nil
+}
+
+type documentFile struct {
+	path, version string
+	date          civil.Date
+	preRelease    bool
+}
+
+// documentDepth is how many folders down version documents are looked
+// for: Azure's stable/2024-01-01/compute.json is two.
+const documentDepth = 3
+
+// documentFiles finds the version documents under folder: the files of
+// the folder whose name carries a date, and the files of dated folders
+// under it (dated by their own name first); the folder's own name does
+// not count, nor hidden files and folders.
+func documentFiles(folder string, list func(string) ([]entry, error)) ([]documentFile, error) {
+	var out []documentFile
+	join := func(dir, name string) string {
+		if dir == "." && !strings.HasPrefix(name, ".") {
+			return name
+		}
+		// "./" stays: to git, it says the path is the working directory's.
+		return strings.TrimSuffix(dir, "/") + "/" + name
+	}
+	var walk func(dir, parent string, depth int) error
+	walk = func(dir, parent string, depth int) error {
+		entries, err := list(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.name, ".") {
+				continue
+			}
+			file := join(dir, e.name)
+			if e.dir {
+				if depth < documentDepth {
+					if err := walk(file, e.name, depth+1); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if !documentExt(e.name) {
+				continue
+			}
+			// Below the folder, a file counts in a dated folder only: an
+			// undated one holds other things (GitHub's dereferenced/,
+			// Azure's examples/), dated or not.
+			_, _, _, dated, _ := VersionOfName(parent)
+			named := e.name
+			if _, _, _, own, _ := VersionOfName(e.name); depth > 0 && !dated {
+				continue
+			} else if !own {
+				named = parent
+			}
+			version, date, pre, found, err := VersionOfName(named)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
+			case found:
+				out = append(out, documentFile{path: file, version: version, date: date, preRelease: pre})
+			}
+		}
+		return nil
+	}
+	if err := walk(folder, "", 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sameDocument reports whether two files are one document written twice,
+// as YAML and as JSON beside it (vervet writes spec.yaml and spec.json).
+func sameDocument(a, b string) bool {
+	stem := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
+	return stem(a) == stem(b)
+}
+
+// extRank orders the forms of one document: YAML first.
+func extRank(p string) int {
+	return slices.Index([]string{".yaml", ".yml", ".json"}, strings.ToLower(path.Ext(p)))
+}
+
+// listDir lists a folder on disk, by name; a link counts as what it
+// leads to.
+func listDir(dir string) ([]entry, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such folder", dir)
+		}
+		if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, fmt.Errorf("%s: %v", pathErr.Path, pathErr.Err)
+		}
+		return nil, err
+	}
+	out := make([]entry, 0, len(entries))
+	for _, e := range entries {
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			info, err := os.Stat(filepath.Join(dir, e.Name()))
+			isDir = err == nil && info.IsDir()
+		}
+		out = append(out, entry{name: e.Name(), dir: isDir})
+	}
+	return out, nil
+}
+
+// Operations merges the operations of the set's loaded documents into one
+// list, as Operations lists a snapshot's with media-type versions: each
+// operation carries one version per document that holds it (a
+// pre-release one for a pre-release document, or for an operation marked
+// draft, alpha or beta there), and is named and written as the newest of
+// them has it. Sorted by path and method.
+func (s *DocumentSet) Operations() []*Operation {
+	byKey := map[string]*Operation{}
+	var keys []string
+	var prev *InDocument // the previous released document's, to point at its successor
+	for _, d := range s.Documents {
+		in := &InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
+		if !d.PreRelease {
+			if prev != nil {
+				prev.Next = &Version{Name: d.Version, Date: d.Date}
+			}
+			prev = in
+		}
+		for _, op := range d.ops {
+			merged := byKey[op.Key()]
+			if merged == nil {
+				merged = &Operation{}
+				byKey[op.Key()] = merged
+				keys = append(keys, op.Key())
+			}
+			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
+			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			if v.PreRelease {
+				merged.PreRelease = append(merged.PreRelease, v)
+			} else {
+				merged.Versions = append(merged.Versions, v)
+			}
+		}
+	}
+	ops := make([]*Operation, 0, len(keys))
+	for _, k := range keys {
+		ops = append(ops, byKey[k])
+	}
+	slices.SortFunc(ops, func(a, b *Operation) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
+	})
+	return ops
+}
+
+// Snapshot stands for the set where a single snapshot is expected: its
+// folder, ref and date; it has no document of its own.
+func (s *DocumentSet) Snapshot() *Snapshot {
+	return &Snapshot{Path: s.Path, Ref: s.Ref, Date: s.Date}
+}

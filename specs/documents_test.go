@@ -1,0 +1,86 @@
+package specs_test
+
+import (
+	"testing"
+
+	"github.com/apiver/apiver/specs"
+)
+
+func TestVersionOfName(t *testing.T) {
+	for _, c := range []struct {
+		name, version string
+		pre, found    bool
+	}{
+		{"api.github.com.2022-11-28.yaml", "2022-11-28", false, true},
+		{"2024-01-04~beta", "2024-01-04~beta", true, true},
+		{"2024-01-04~experimental", "2024-01-04~experimental", true, true},
+		{"2024-01-04~ga", "2024-01-04", false, true},
+		{"openapi-2024-09-01.upcoming.json", "2024-09-01.upcoming", true, true},
+		{"2024-01-01-preview", "2024-01-01-preview", true, true},
+		{"compute-preview-2024-01-01.json", "2024-01-01-preview", true, true},
+		{"openapi-2023-02-01.json", "2023-02-01", false, true},
+		{"spec.yaml", "", false, false},
+	} {
+		version, _, pre, found, err := specs.VersionOfName(c.name)
+		if err != nil || version != c.version || pre != c.pre || found != c.found {
+			t.Errorf("VersionOfName(%q) = %q, pre %v, found %v, %v; want %q, %v, %v", c.name, version, pre, found, err, c.version, c.pre, c.found)
+		}
+	}
+	if _, _, _, found, err := specs.VersionOfName("api.2024-02-30.yaml"); !found || err == nil {
+		t.Errorf("VersionOfName of a date that is not real: found %v, err %v; want found and an error", found, err)
+	}
+}
+
+const emptyDocument = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n"
+
+// TestReadDocumentSet: the documents of a folder, by the date in their name
+// or their folder's, oldest first, a date before its pre-releases; the
+// predecessor and successor of each are released documents.
+func TestReadDocumentSet(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		"api.2024-01-01.yaml", "api.2024-06-01.json", "2024-03-01~beta/spec.yaml", "2025-01-01/spec.yml",
+		"2024-06-01-preview/api.yaml", "components.yaml", "examples/api.2020-01-01.yaml", "notes.txt",
+	} {
+		writeFile(t, dir, name, emptyDocument)
+	}
+	set, err := specs.ReadDocumentSet(dir+"/2025-02-03", specs.LoadOptions{})
+	if err == nil {
+		t.Fatalf("a folder that does not exist: got %d documents, want an error", len(set.Documents))
+	}
+	set, err = specs.ReadDocumentSet(dir, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range set.Documents {
+		got = append(got, d.Version)
+	}
+	want := []string{"2024-01-01", "2024-03-01~beta", "2024-06-01", "2024-06-01-preview", "2025-01-01"}
+	if len(got) != len(want) {
+		t.Fatalf("versions %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("versions %v, want %v", got, want)
+		}
+	}
+	beta := set.Document("2024-03-01~beta")
+	if !beta.PreRelease || beta.Path() != dir+"/2024-03-01~beta/spec.yaml" {
+		t.Errorf("the beta: pre-release %v, path %s", beta.PreRelease, beta.Path())
+	}
+	if p := set.Predecessor(set.Document("2024-06-01")); p == nil || p.Version != "2024-01-01" {
+		t.Errorf("the predecessor of 2024-06-01 is %v, want 2024-01-01 (not the beta)", p)
+	}
+	if s := set.Successor(set.Document("2024-06-01")); s == nil || s.Version != "2025-01-01" {
+		t.Errorf("the successor of 2024-06-01 is %v, want 2025-01-01 (not the preview)", s)
+	}
+	if !set.Date.IsZero() {
+		t.Errorf("a folder without a date in its name has the date %s, want none", set.Date)
+	}
+	dated := writeFile(t, dir, "2025-02-03/api.2024-01-01.yaml", emptyDocument)
+	set, err = specs.ReadDocumentSet(dir+"/2025-02-03", specs.LoadOptions{})
+	if err != nil || set.Date.String() != "2025-02-03" {
+		t.Errorf("a dated folder (%s): date %v, %v; want 2025-02-03", dated, set, err)
+	}
+}
