@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -147,6 +148,29 @@ func versionedType(product string) *regexp.Regexp {
 // out of it.
 func writeVersionDocuments(t *testing.T, dir, pattern string, doc *yaml.Node, product string) {
 	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range splitVersionDocuments(doc, product) {
+		name := filepath.Join(dir, filepath.FromSlash(fmt.Sprintf(pattern, d.version)))
+		if filepath.Ext(name) == ".json" {
+			writeCaseFile(t, name, encodeJSON(d.doc, true))
+		} else {
+			writeCaseFile(t, name, encodeYAML(t, d.doc))
+		}
+	}
+}
+
+// versionDocument is one version's document of a media-type snapshot.
+type versionDocument struct {
+	version string
+	doc     *yaml.Node
+}
+
+// splitVersionDocuments splits a media-type snapshot into one document per
+// version it names, oldest first: each operation at its latest version on
+// or before it, with its versioned media types renamed.
+func splitVersionDocuments(doc *yaml.Node, product string) []versionDocument {
 	versioned := versionedType(product)
 	versions := map[string]bool{}
 	eachContent(doc.Content[0], func(content *yaml.Node) {
@@ -156,16 +180,8 @@ func writeVersionDocuments(t *testing.T, dir, pattern string, doc *yaml.Node, pr
 			}
 		}
 	})
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range slices.Sorted(func(yield func(string) bool) {
-		for v := range versions {
-			if !yield(v) {
-				return
-			}
-		}
-	}) {
+	var out []versionDocument
+	for _, v := range slices.Sorted(maps.Keys(versions)) {
 		split := deepCopy(doc)
 		root := split.Content[0]
 		paths := lookup(root, "paths")
@@ -193,13 +209,9 @@ func writeVersionDocuments(t *testing.T, dir, pattern string, doc *yaml.Node, pr
 				deleteKey(paths, p[0].Value)
 			}
 		}
-		name := filepath.Join(dir, filepath.FromSlash(fmt.Sprintf(pattern, v)))
-		if filepath.Ext(name) == ".json" {
-			writeCaseFile(t, name, encodeJSON(split, true))
-		} else {
-			writeCaseFile(t, name, encodeYAML(t, split))
-		}
+		out = append(out, versionDocument{v, split})
 	}
+	return out
 }
 
 // hasVersions reports whether an operation names any dated version.
