@@ -21,6 +21,15 @@ import (
 // in each file name), oldest first. Two snapshots of one date, or none at
 // all, are input errors.
 func ListSnapshots(dir string) ([]string, error) {
+	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e os.DirEntry) bool {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		return !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json")
+	})
+}
+
+// listDated lists the entries of dir that keep takes and whose names hold
+// a date, oldest first; none is the error when there are none.
+func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -28,8 +37,7 @@ func ListSnapshots(dir string) ([]string, error) {
 	byDate := map[string]string{}
 	var dates []string
 	for _, e := range entries {
-		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
+		if !keep(e) {
 			continue
 		}
 		date, found, err := specs.DateFromName(e.Name())
@@ -43,7 +51,7 @@ func ListSnapshots(dir string) ([]string, error) {
 		dates = append(dates, date.String())
 	}
 	if len(dates) == 0 {
-		return nil, fmt.Errorf("%s: no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", dir)
+		return nil, fmt.Errorf("%s: %s", dir, none)
 	}
 	slices.Sort(dates)
 	paths := make([]string, len(dates))

@@ -3,8 +3,6 @@ package changelog
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
@@ -16,35 +14,7 @@ import (
 // each folder's name), oldest first. Two folders of one date, or none at
 // all, are input errors.
 func ListDocumentSnapshots(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
-	byDate := map[string]string{}
-	var dates []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		date, found, err := specs.DateFromName(e.Name())
-		if !found || err != nil {
-			continue
-		}
-		if other, dup := byDate[date.String()]; dup {
-			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name(), date)
-		}
-		byDate[date.String()] = e.Name()
-		dates = append(dates, date.String())
-	}
-	if len(dates) == 0 {
-		return nil, fmt.Errorf("%s: no dated snapshot folder (a folder of version documents with YYYY-MM-DD in its name)", dir)
-	}
-	slices.Sort(dates)
-	paths := make([]string, len(dates))
-	for i, d := range dates {
-		paths[i] = filepath.Join(dir, byDate[d])
-	}
-	return paths, nil
+	return listDated(dir, "no dated snapshot folder (a folder of version documents with YYYY-MM-DD in its name)", os.DirEntry.IsDir)
 }
 
 // BuildDocuments walks snapshot folders of version documents in date order
