@@ -124,6 +124,12 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 		}
 		prev = r
 	}
+	return historyOf(releases, evidence, opts)
+}
+
+// historyOf is the history of a series' releases, read in the snapshot
+// mode the config sets or, unset, the one the whole series shows.
+func historyOf(releases []pendingRelease, evidence policy.SnapshotEvidence, opts BuildOptions) (*History, error) {
 	cfg := opts.Config
 	if cfg.DetectSnapshot(evidence) && opts.Detected != nil {
 		opts.Detected()

@@ -51,17 +51,7 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 		}
 		releases = append(releases, rel)
 	}
-	cfg := opts.Config
-	if cfg.DetectSnapshot(evidence) && opts.Detected != nil {
-		opts.Detected()
-	}
-	h := &History{}
-	for _, rel := range releases {
-		if _, err := h.Add(rel.as(cfg.Snapshot)); err != nil {
-			return nil, err
-		}
-	}
-	return h, nil
+	return historyOf(releases, evidence, opts)
 }
 
 // UpdateDocuments adds the release of a comparison of two document sets to

@@ -132,7 +132,7 @@ func Check(in Input) *Report {
 // message. Rules that judge a change cannot find anything in the base.
 func (c *checker) markPreexisting() {
 	type key struct{ rule, operation, version, message string }
-	base := checker{in: c.in}
+	base := checker{in: c.in, deprecated: c.deprecated}
 	base.invalidVersionsOf(c.in.Base, c.in.Result.Base)
 	base.sunsets(c.in.Base, c.in.Result.Base)
 	had := map[key]bool{}
