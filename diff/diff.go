@@ -345,7 +345,7 @@ func locationOf(c checker.Change, baseRef, revisionRef string) *Location {
 	}
 	for _, s := range []source{first, second} {
 		if s.Source != nil && s.File != "" && s.Line > 0 {
-			return &Location{File: s.File, Line: s.Line, Ref: s.ref}
+			return &Location{File: s.File, Line: s.Line, Column: s.Column, Ref: s.ref}
 		}
 	}
 	return nil

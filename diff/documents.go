@@ -34,6 +34,7 @@ func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		unreduce(pair, c, sub)
 		diffed[c] = sub
 	}
 	for _, c := range pair.Comparisons {
@@ -134,6 +135,31 @@ func pairOf(res *Result, operation string) *Pair {
 	return &Pair{}
 }
 
+// unreduce moves the locations of a comparison's changes from the copies
+// it diffed to its documents as read, where they are placed and anchored.
+func unreduce(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Result) {
+	move := func(changes []Change) {
+		for i, ch := range changes {
+			loc := ch.Location
+			if loc == nil || loc.Line == 0 {
+				continue
+			}
+			for _, d := range []*specs.VersionDocument{c.Base, c.Revision} {
+				if loc.File == d.Path() && loc.Ref == d.Source.Ref() {
+					moved := *loc
+					moved.Line, moved.Column = pair.Unreduce(c, d, loc.Line, loc.Column)
+					changes[i].Location = &moved
+					break
+				}
+			}
+		}
+	}
+	for _, p := range res.Pairs {
+		move(p.Changes)
+	}
+	move(res.Document)
+}
+
 // placed are changes another comparison found, with their locations moved
 // from its documents to the same nodes of this one's.
 func placed(pair *specs.DocumentPair, from, to *specs.DocumentComparison, changes []Change) []Change {
@@ -147,9 +173,11 @@ func placed(pair *specs.DocumentPair, from, to *specs.DocumentComparison, change
 		moved := *loc
 		switch {
 		case loc.File == from.Base.Path() && loc.Ref == from.Base.Source.Ref():
-			moved.File, moved.Ref, moved.Line = to.Base.Path(), to.Base.Source.Ref(), pair.Line(from.Base, to.Base, loc.Line)
+			moved.File, moved.Ref = to.Base.Path(), to.Base.Source.Ref()
+			moved.Line, moved.Column = pair.Place(from.Base, to.Base, loc.Line, loc.Column)
 		case loc.File == from.Revision.Path() && loc.Ref == from.Revision.Source.Ref():
-			moved.File, moved.Ref, moved.Line = to.Revision.Path(), to.Revision.Source.Ref(), pair.Line(from.Revision, to.Revision, loc.Line)
+			moved.File, moved.Ref = to.Revision.Path(), to.Revision.Source.Ref()
+			moved.Line, moved.Column = pair.Place(from.Revision, to.Revision, loc.Line, loc.Column)
 		}
 		out[i].Location = &moved
 	}

@@ -47,6 +47,9 @@ type Location struct {
 	// Ref is the git ref the file was read at (a REF:PATH input), "" for a
 	// file on disk.
 	Ref string `json:"ref,omitempty"`
+	// Column tells apart the nodes of one line (flow style, JSON) when a
+	// location moves from one version document to another; 0 when unknown.
+	Column int `json:"-"`
 }
 
 // String is FILE:LINE, or REF:FILE:LINE for a file read from git.

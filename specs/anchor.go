@@ -131,25 +131,18 @@ func itemStep(item *yaml.Node, index int) step {
 // follow walks path from root as far as the document has it and returns
 // the line where it stops.
 func follow(root *yaml.Node, path []step) int {
-	n, line := root, root.Line
-	for _, s := range path {
-		next, at := move(n, s)
-		if next == nil {
-			break
-		}
-		n, line = next, at
-	}
+	line, _ := followTo(root, path)
 	return line
 }
 
-// move takes one step from n: the child and the line that names it (a
-// mapping key's line, a sequence item's own line).
-func move(n *yaml.Node, s step) (*yaml.Node, int) {
+// moveTo takes one step from n: the child and the node that names it (a
+// mapping key, a sequence item itself).
+func moveTo(n *yaml.Node, s step) (next, naming *yaml.Node) {
 	switch {
 	case !s.seq && n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == s.key {
-				return n.Content[i+1], n.Content[i].Line
+				return n.Content[i+1], n.Content[i]
 			}
 		}
 	case s.seq && n.Kind == yaml.SequenceNode:
@@ -157,18 +150,82 @@ func move(n *yaml.Node, s step) (*yaml.Node, int) {
 			switch {
 			case s.byValue:
 				if item.Kind == yaml.ScalarNode && item.Value == s.value {
-					return item, item.Line
+					return item, item
 				}
 			case s.byNameAndIn:
 				if name, in := child(item, "name"), child(item, "in"); name != nil && name.Value == s.name && (in == nil || in.Value == s.in) {
-					return item, item.Line
+					return item, item
 				}
 			case i == s.index:
-				return item, item.Line
+				return item, item
 			}
 		}
 	}
-	return nil, 0
+	return nil, nil
+}
+
+// pathTo is the path from root to the node that starts at line:column,
+// where the loader's origins point: a mapping key, or a scalar item of a
+// sequence (a mapping item's origin is its first key). When no node starts
+// there, it is the path to the innermost node before it. Unlike pathAt it
+// tells apart the nodes of one line, as flow style and JSON write them.
+// Aliases are not followed: their nodes start elsewhere.
+func pathTo(root *yaml.Node, line, column int) []step {
+	before := func(n *yaml.Node) bool { return n.Line < line || n.Line == line && n.Column <= column }
+	at := func(n *yaml.Node) bool { return n.Line == line && n.Column == column }
+	var path []step
+	n := root
+	for {
+		switch n.Kind {
+		case yaml.MappingNode:
+			i := -1
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				if before(n.Content[j]) {
+					i = j
+				}
+			}
+			if i < 0 {
+				return path
+			}
+			path = append(path, step{key: n.Content[i].Value})
+			if at(n.Content[i]) {
+				return path
+			}
+			n = n.Content[i+1]
+		case yaml.SequenceNode:
+			i := -1
+			for j, item := range n.Content {
+				if before(item) {
+					i = j
+				}
+			}
+			if i < 0 {
+				return path
+			}
+			path = append(path, itemStep(n.Content[i], i))
+			n = n.Content[i]
+			if n.Kind == yaml.ScalarNode && at(n) {
+				return path
+			}
+		default:
+			return path
+		}
+	}
+}
+
+// followTo walks path from root as far as the document has it and returns
+// the line and column where it stops.
+func followTo(root *yaml.Node, path []step) (line, column int) {
+	n := root
+	line, column = root.Line, root.Column
+	for _, s := range path {
+		next, at := moveTo(n, s)
+		if next == nil {
+			break
+		}
+		n, line, column = next, at.Line, at.Column
+	}
+	return line, column
 }
 
 // RepoRoot is the directory that annotated files are named relative to:

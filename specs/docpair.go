@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
@@ -65,6 +66,9 @@ type DocumentPair struct {
 	// byBlocks says the documents were read by blocks (blockIndex), not by
 	// the fast pass.
 	byBlocks bool
+	// trees are the texts loaded for comparisons, parsed for Unreduce.
+	treesMu sync.Mutex
+	trees   map[*Snapshot]*yaml.Node
 }
 
 // DocumentComparisons pairs the documents of two sets: a version in both
@@ -250,7 +254,12 @@ func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
 // operations and document parts whose diff another comparison makes
 // (Covered, DocumentFrom): the newest versions' comparisons come first.
 func (p *DocumentPair) cover(note func(string)) {
-	type sides struct{ base, revision string }
+	// A change found in JSON has no line, and one placed in JSON none
+	// either: the covering comparison reads the same kinds of text.
+	type sides struct {
+		base, revision         string
+		baseJSON, revisionJSON bool
+	}
 	ops := map[sides]*DocumentComparison{}
 	documents := map[sides]*DocumentComparison{}
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
@@ -274,15 +283,16 @@ func (p *DocumentPair) cover(note func(string)) {
 				continue
 			}
 			method, path, _ := strings.Cut(name, " ")
-			if first := ops[sides{bs, rs}]; first != nil {
+			key := sides{bs, rs, b.JSON(), r.JSON()}
+			if first := ops[key]; first != nil {
 				c.Covered[strings.ToUpper(method)+" "+path] = first
 				c.Plan.unchanged[strings.ToUpper(method)+" "+path] = true
 				continue
 			}
-			ops[sides{bs, rs}] = c
+			ops[key] = c
 			own = true
 		}
-		key := sides{b.DocumentSignature(), r.DocumentSignature()}
+		key := sides{b.DocumentSignature(), r.DocumentSignature(), b.JSON(), r.JSON()}
 		switch first := documents[key]; {
 		case first != nil:
 			c.DocumentFrom = first
@@ -404,32 +414,65 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // (Unversioned), sorted by path and method.
 func (d *VersionDocument) Operations() []*Operation { return d.ops }
 
-// Line is the line of to's file nearest to line of from's (documents of
-// this pair, read by the fast pass): the line of the same node when to has
-// it, else of its nearest ancestor there; line itself once released.
-func (p *DocumentPair) Line(from, to *VersionDocument, line int) int {
+// Place moves a position (line and column) of from's document onto to's,
+// both documents of this pair as read: the position of the same node when
+// to has it, else of its nearest ancestor there; the position itself once
+// released. Positions name nodes, not lines: in flow style and JSON one
+// line holds many.
+func (p *DocumentPair) Place(from, to *VersionDocument, line, column int) (int, int) {
 	if from.blocks != nil && to.blocks != nil {
 		if mapped, ok := from.blocks.lineIn(to.blocks, line); ok {
-			return mapped
+			return mapped, column
 		}
-		return line
+		return line, column
 	}
 	a, b := from.Source.doc, to.Source.doc
 	if a == nil || b == nil || a.Root() == nil || b.Root() == nil {
-		return line
+		return line, column
 	}
-	if mapped := follow(b.Root(), pathAt(a.Root(), line)); mapped > 0 {
-		return mapped
+	path := pathTo(a.Root(), line, column)
+	if column == 0 {
+		path = pathAt(a.Root(), line) // a location with a line only
 	}
-	return line
+	if mapped, col := followTo(b.Root(), path); mapped > 0 {
+		return mapped, col
+	}
+	return line, column
 }
 
-// Anchor places a line of a base document on the nearest line of the
+// Unreduce moves a position of what the comparison loaded of d (a copy
+// that keeps only what it diffs, every node on its line but not in its
+// column) onto d's document as read, where Place and Anchor take it.
+func (p *DocumentPair) Unreduce(c *DocumentComparison, d *VersionDocument, line, column int) (int, int) {
+	s := c.BaseSnapshot
+	if d == c.Revision {
+		s = c.RevisionSnapshot
+	}
+	if column == 0 || p.byBlocks || s == nil || d.Source.doc == nil || d.Source.doc.Root() == nil || bytes.Equal(s.text(), d.Source.data) {
+		return line, column // lines are in place; copies by blocks keep them whole
+	}
+	p.treesMu.Lock()
+	tree, ok := p.trees[s]
+	if !ok {
+		tree = parseNode(s.text())
+		if p.trees == nil {
+			p.trees = map[*Snapshot]*yaml.Node{}
+		}
+		p.trees[s] = tree
+	}
+	p.treesMu.Unlock()
+	if tree == nil {
+		return line, column
+	}
+	return followTo(d.Source.doc.Root(), pathTo(tree, line, column))
+}
+
+// Anchor places a position of a base document on the nearest line of the
 // revision's document of the same version, where an annotation of a
 // removal goes: the line of the same node when the revision still has it,
 // else of its nearest ancestor there. ok is false when the line is no base
 // document's, or the revision no longer has the document.
-func (p *DocumentPair) Anchor(file, ref string, line int) (toFile, toRef string, toLine int, ok bool) {
+func (p *DocumentPair) Anchor(file, ref string, line, column int) (toFile, toRef string, toLine int, ok bool) {
 	for _, c := range p.Comparisons {
 		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.ref != ref {
 			continue
@@ -439,7 +482,8 @@ func (p *DocumentPair) Anchor(file, ref string, line int) (toFile, toRef string,
 		case c.Identical:
 			return toFile, toRef, line, true
 		case !p.byBlocks:
-			return toFile, toRef, p.Line(c.Base, c.Revision, line), true
+			toLine, _ = p.Place(c.Base, c.Revision, line, column)
+			return toFile, toRef, toLine, true
 		}
 		if at := p.anchorByBlocks(c, line); at > 0 {
 			return toFile, toRef, at, true
@@ -465,6 +509,7 @@ func (p *DocumentPair) Release() {
 	for _, c := range p.Comparisons {
 		c.anchor = nil
 	}
+	p.trees = nil
 }
 
 // identical reports whether two sources hold the same document: the same

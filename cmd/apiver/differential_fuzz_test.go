@@ -77,6 +77,9 @@ type fuzzPair struct {
 	name                   string // the mutations and styles
 	baseName, revisionName string
 	base, revision         []byte
+	// baseDoc and revisionDoc are the two documents before they are
+	// written.
+	baseDoc, revisionDoc *yaml.Node
 }
 
 func newFuzzPair(c chooser) fuzzPair {
@@ -102,7 +105,7 @@ func newFuzzPair(c chooser) fuzzPair {
 	for _, k := range kinds {
 		done = append(done, m.applyFrom(fuzzMutations, k))
 	}
-	p := fuzzPair{name: fmt.Sprintf("in both [%s], in the revision [%s]; base %s/%s, revision %s/%s",
+	p := fuzzPair{baseDoc: doc, revisionDoc: revision, name: fmt.Sprintf("in both [%s], in the revision [%s]; base %s/%s, revision %s/%s",
 		strings.Join(inBoth, "; "), strings.Join(done, "; "), baseStyle.name, baseBreak.name, revStyle.name, revBreak.name)}
 	p.base, p.baseName = render(doc, baseStyle, baseBreak, c, "x-2023-01-01")
 	p.revision, p.revisionName = render(revision, revStyle, revBreak, c, "x-"+revisionDate)

@@ -265,6 +265,10 @@ func (d *Doc) OperationLine(op string) int {
 	return 0
 }
 
+// JSON says the text was JSON, which the loader reads without origins:
+// nothing in it has a line.
+func (d *Doc) JSON() bool { return d.json }
+
 // Root is the document's parsed tree.
 func (d *Doc) Root() *yaml.Node { return d.root }
 
