@@ -34,7 +34,7 @@ func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		unreduce(pair, c, sub)
+		nameNodes(pair, c, sub)
 		diffed[c] = sub
 	}
 	for _, c := range pair.Comparisons {
@@ -135,10 +135,10 @@ func pairOf(res *Result, operation string) *Pair {
 	return &Pair{}
 }
 
-// unreduce moves the locations of a comparison's changes from the copies
-// it diffed to its documents as read, where they are placed and anchored.
-func unreduce(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Result) {
-	move := func(changes []Change) {
+// nameNodes names the node of each location of a comparison's changes, in
+// the copies it diffed, so that the location moves to another document.
+func nameNodes(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Result) {
+	name := func(changes []Change) {
 		for i, ch := range changes {
 			loc := ch.Location
 			if loc == nil || loc.Line == 0 {
@@ -146,18 +146,18 @@ func unreduce(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Result
 			}
 			for _, d := range []*specs.VersionDocument{c.Base, c.Revision} {
 				if loc.File == d.Path() && loc.Ref == d.Source.Ref() {
-					moved := *loc
-					moved.Line, moved.Column = pair.Unreduce(c, d, loc.Line, loc.Column)
-					changes[i].Location = &moved
+					named := *loc
+					named.Node = pair.NodeAt(c, d, loc.Line, loc.Column)
+					changes[i].Location = &named
 					break
 				}
 			}
 		}
 	}
 	for _, p := range res.Pairs {
-		move(p.Changes)
+		name(p.Changes)
 	}
-	move(res.Document)
+	name(res.Document)
 }
 
 // placed are changes another comparison found, with their locations moved
@@ -173,11 +173,9 @@ func placed(pair *specs.DocumentPair, from, to *specs.DocumentComparison, change
 		moved := *loc
 		switch {
 		case loc.File == from.Base.Path() && loc.Ref == from.Base.Source.Ref():
-			moved.File, moved.Ref = to.Base.Path(), to.Base.Source.Ref()
-			moved.Line, moved.Column = pair.Place(from.Base, to.Base, loc.Line, loc.Column)
+			moved.File, moved.Ref, moved.Line = to.Base.Path(), to.Base.Source.Ref(), pair.Place(to.Base, loc.Node, loc.Line)
 		case loc.File == from.Revision.Path() && loc.Ref == from.Revision.Source.Ref():
-			moved.File, moved.Ref = to.Revision.Path(), to.Revision.Source.Ref()
-			moved.Line, moved.Column = pair.Place(from.Revision, to.Revision, loc.Line, loc.Column)
+			moved.File, moved.Ref, moved.Line = to.Revision.Path(), to.Revision.Source.Ref(), pair.Place(to.Revision, loc.Node, loc.Line)
 		}
 		out[i].Location = &moved
 	}

@@ -2,7 +2,11 @@
 // with oasdiff, and returns the changes in apiver's own model.
 package diff
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/apiver/apiver/specs"
+)
 
 // Kind says how a pair's two sides relate.
 type Kind string
@@ -47,9 +51,12 @@ type Location struct {
 	// Ref is the git ref the file was read at (a REF:PATH input), "" for a
 	// file on disk.
 	Ref string `json:"ref,omitempty"`
-	// Column tells apart the nodes of one line (flow style, JSON) when a
-	// location moves from one version document to another; 0 when unknown.
+	// Column tells apart the nodes of one line (flow style, JSON); 0 when
+	// unknown.
 	Column int `json:"-"`
+	// Node names the node located in a version document, so that the
+	// location moves to the same node of another (specs.DocumentPair.Place).
+	Node specs.NodePath `json:"-"`
 }
 
 // String is FILE:LINE, or REF:FILE:LINE for a file read from git.

@@ -13,7 +13,7 @@ import (
 // pair.Release.
 func NewDocumentAnchor(pair *specs.DocumentPair) Anchor {
 	return func(loc diff.Location, _ string) *diff.Location {
-		file, ref, line, ok := pair.Anchor(loc.File, loc.Ref, loc.Line, loc.Column)
+		file, ref, line, ok := pair.Anchor(loc.File, loc.Ref, loc.Line, loc.Node)
 		if !ok || (file == loc.File && ref == loc.Ref) {
 			return nil
 		}

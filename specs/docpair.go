@@ -2,13 +2,11 @@ package specs
 
 import (
 	"bytes"
-	"fmt"
-	"maps"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
@@ -31,10 +29,9 @@ type DocumentComparison struct {
 	// another comparison's (Covered, DocumentFrom). Without it, both hold
 	// the same operations, and every change is another's.
 	Diff bool
-	// Plan is what the fast pass found unchanged between the two (nil when
-	// it could not tell, or with the full pipeline). The operations of
-	// Covered and, with DocumentFrom set, what lies outside the operations
-	// count as unchanged in it: they are not diffed here.
+	// Plan is what the fast pass found unchanged between two documents
+	// loaded whole (nil when it could not tell, with the full pipeline, and
+	// for copies that keep only what changed).
 	Plan *Plan
 	// Covered are the operations ("METHOD /path") whose diff here is the
 	// same as in another comparison, which diffs them: what the diff reads
@@ -50,23 +47,15 @@ type DocumentComparison struct {
 	DiffDocument bool
 	// BaseSnapshot and RevisionSnapshot are what the diff compares, when
 	// Diff is set: the documents, or copies of them that keep only what
-	// the comparison diffs, every line in its place.
+	// the comparison diffs, every node on its line.
 	BaseSnapshot, RevisionSnapshot *Snapshot
-	// kept are, for a comparison read by blocks, the blocks its copies
-	// keep (on either side), and anchor places its base's lines on its
-	// revision's.
-	kept   map[string]bool
-	anchor *Anchorer
 }
 
 // DocumentPair is two document sets loaded for their comparisons.
 type DocumentPair struct {
 	Base, Revision *DocumentSet
 	Comparisons    []*DocumentComparison
-	// byBlocks says the documents were read by blocks (blockIndex), not by
-	// the fast pass.
-	byBlocks bool
-	// trees are the texts loaded for comparisons, parsed for Unreduce.
+	// trees are the texts loaded for comparisons, parsed for NodeAt.
 	treesMu sync.Mutex
 	trees   map[*Snapshot]*yaml.Node
 }
@@ -96,61 +85,72 @@ func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
 }
 
 // LoadDocumentPair loads the documents of two sets for their comparisons
-// (DocumentComparisons), so that the cost follows what changed:
-//
-//   - the fast pass reads every document once (in parallel, one per core)
-//     and finds, for each comparison, the operations that changed;
-//   - a document the same in both sets is not diffed, nor loaded for the
-//     base;
-//   - an operation that reads the same (with all it reaches) in several
-//     comparisons, on both sides, is diffed in one of them only (the newest
-//     version's), and so are the changes outside the operations (Covered,
-//     DocumentFrom); a comparison left with nothing of its own is not
-//     diffed at all;
-//   - a document that is diffed is loaded once, keeping what its
-//     comparisons need; one that is not takes its operations from a loaded
-//     document where they read the same, else it is loaded without its
-//     schemas, which only the diff reads.
-//
-// With opts.Full, or when a document cannot be reduced, every document is
-// loaded, and every comparison diffed, as LoadForComparisons loads a
-// history's snapshots. Release lets the fast pass's trees go once the
-// pair's changes are placed.
+// (DocumentComparisons), so that the cost follows what changed: see
+// loadByParts. With opts.Full, or when a document cannot be reduced, every
+// document is loaded, and every comparison diffed, as LoadForComparisons
+// loads a history's snapshots (loadWhole). Release lets the fast pass's
+// trees go once the pair's changes are placed.
 func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentPair, error) {
 	pair := &DocumentPair{Base: base, Revision: revision, Comparisons: DocumentComparisons(base, revision)}
+	if opts.Read != nil {
+		// What is held at once: the trees of a comparison and of the
+		// newest documents, as large as the four largest.
+		var sizes []int64
+		for _, set := range []*DocumentSet{base, revision} {
+			for _, d := range set.Documents {
+				sizes = append(sizes, int64(len(d.Source.data)))
+			}
+		}
+		slices.Sort(sizes)
+		var held int64
+		for _, n := range sizes[max(0, len(sizes)-4):] {
+			held += n
+		}
+		opts.Read(held)
+	}
 	if opts.Validator == nil {
 		// The documents of a set share most of what they cut: each part
 		// is read once.
 		opts.Validator = prune.NewValidator()
 	}
 	if !opts.Full {
-		if done, err := pair.loadByBlocks(opts); done || err != nil {
-			return pair, err
+		done, whole, err := pair.loadByParts(opts)
+		switch {
+		case err != nil:
+			return nil, err
+		case done:
+			return pair, nil
 		}
+		pair.reset()
+		// A part the loader would refuse: the whole documents report it,
+		// as the full pipeline does.
+		opts.Full = whole
 	}
-	if err := pair.loadByFastPass(opts); err != nil {
+	if err := pair.loadWhole(opts); err != nil {
 		return nil, err
-	}
-	for _, c := range pair.Comparisons {
-		if c.Diff {
-			c.BaseSnapshot, c.RevisionSnapshot = c.Base.Snapshot, c.Revision.Snapshot
-			c.DiffDocument = c.DocumentFrom == nil
-		}
 	}
 	return pair, nil
 }
 
-// loadByFastPass is LoadDocumentPair with every document read by the fast
-// pass.
-func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
+// reset forgets what a fast pass that gave up read, for loadWhole.
+func (p *DocumentPair) reset() {
+	for _, set := range []*DocumentSet{p.Base, p.Revision} {
+		for _, d := range set.Documents {
+			d.Source = d.Source.WithData(d.Source.data)
+			d.Snapshot, d.ops, d.lines, d.sunset, d.outline, d.places = nil, nil, nil, civil.Date{}, nil, nil
+		}
+	}
+	p.Comparisons = DocumentComparisons(p.Base, p.Revision)
+	p.trees = nil
+}
+
+// loadWhole is LoadDocumentPair with every document loaded, whole but for
+// what no diff of it compares.
+func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	base, revision := pair.Base, pair.Revision
 	all := append(slices.Clone(base.Documents), revision.Documents...)
 	parallel(all, func(_ int, d *VersionDocument) { d.Source.prepare() })
 
-	reducible := !opts.Full
-	for _, d := range all {
-		reducible = reducible && d.Source.structure == nil && d.Source.doc.Why == ""
-	}
 	alias := map[*VersionDocument]*VersionDocument{} // base document -> the revision's, the same bytes
 	for _, c := range pair.Comparisons {
 		if c.Base == nil || c.Revision == nil {
@@ -163,13 +163,9 @@ func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
 		}
 		c.Diff = true
 	}
-	if reducible {
-		pair.cover(opts.Note)
-	}
 
 	// The documents diffed, each for all its comparisons.
 	neighbours := map[*VersionDocument][]*Source{}
-	reductions := map[*VersionDocument][]*prune.Reduction{}
 	var diffed, others []*VersionDocument
 	for _, c := range pair.Comparisons {
 		if !c.Diff {
@@ -182,16 +178,6 @@ func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
 		}
 		neighbours[c.Base] = append(neighbours[c.Base], c.Revision.Source)
 		neighbours[c.Revision] = append(neighbours[c.Revision], c.Base.Source)
-		if reducible {
-			skip := map[string]bool{}
-			for name := range c.Covered {
-				method, path, _ := strings.Cut(name, " ")
-				skip[strings.ToLower(method)+" "+path] = true
-			}
-			red := prune.DecideExcept(c.Base.Source.doc, c.Revision.Source.doc, skip, c.DocumentFrom == nil)
-			reductions[c.Base] = append(reductions[c.Base], red)
-			reductions[c.Revision] = append(reductions[c.Revision], red)
-		}
 	}
 	for _, d := range all {
 		if alias[d] == nil && len(neighbours[d]) == 0 {
@@ -199,28 +185,16 @@ func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
 		}
 	}
 	if err := loadAll(diffed, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-		if reducible {
-			return d.Source.loadReductions(reductions[d], o)
-		}
 		return LoadForComparisons(d.Source, neighbours[d], o)
 	}); err != nil {
 		return err
-	}
-	for _, d := range diffed {
-		d.readOperations()
-	}
-	// The others take their operations from the documents loaded, where
-	// they read the same, or are loaded without their schemas.
-	if reducible {
-		index := signatures(diffed)
-		others = slices.DeleteFunc(others, func(d *VersionDocument) bool { return d.borrow(index) })
 	}
 	if err := loadAll(others, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
 		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
 	}); err != nil {
 		return err
 	}
-	for _, d := range others {
+	for _, d := range append(diffed, others...) {
 		d.readOperations()
 	}
 	for b, r := range alias {
@@ -231,81 +205,25 @@ func (pair *DocumentPair) loadByFastPass(opts PairOptions) error {
 		}
 		b.ops, b.lines, b.sunset = r.ops, r.lines, r.sunset
 	}
-	if !reducible && !opts.Full {
-		for _, c := range pair.Comparisons {
-			if !c.Diff {
-				continue
-			}
-			plan, why := PlanPair(c.Base.Source, c.Revision.Source)
-			if opts.Note != nil {
-				if plan == nil {
-					opts.Note(why + ": everything diffed")
-				} else {
-					opts.Note(plan.Note)
-				}
-			}
-			c.Plan = plan
-		}
-	}
-	return nil
-}
-
-// cover plans every comparison with the fast pass and finds the
-// operations and document parts whose diff another comparison makes
-// (Covered, DocumentFrom): the newest versions' comparisons come first.
-func (p *DocumentPair) cover(note func(string)) {
-	// A change found in JSON has no line, and one placed in JSON none
-	// either: the covering comparison reads the same kinds of text.
-	type sides struct {
-		base, revision         string
-		baseJSON, revisionJSON bool
-	}
-	ops := map[sides]*DocumentComparison{}
-	documents := map[sides]*DocumentComparison{}
-	for i := len(p.Comparisons) - 1; i >= 0; i-- {
-		c := p.Comparisons[i]
+	for _, c := range pair.Comparisons {
 		if !c.Diff {
 			continue
 		}
-		b, r := c.Base.Source.doc, c.Revision.Source.doc
-		c.Plan, _ = PlanPair(c.Base.Source, c.Revision.Source)
-		c.Covered = map[string]*DocumentComparison{}
-		_, unchanged := prune.Changes(b, r)
-		own := false
-		for _, name := range slices.Sorted(maps.Keys(unchanged)) {
-			if unchanged[name] {
-				continue
-			}
-			bs, inBase := b.Signature(name)
-			rs, inRevision := r.Signature(name)
-			if !inBase || !inRevision {
-				own = true // added or removed here
-				continue
-			}
-			method, path, _ := strings.Cut(name, " ")
-			key := sides{bs, rs, b.JSON(), r.JSON()}
-			if first := ops[key]; first != nil {
-				c.Covered[strings.ToUpper(method)+" "+path] = first
-				c.Plan.unchanged[strings.ToUpper(method)+" "+path] = true
-				continue
-			}
-			ops[key] = c
-			own = true
+		c.BaseSnapshot, c.RevisionSnapshot, c.DiffDocument = c.Base.Snapshot, c.Revision.Snapshot, true
+		if opts.Full {
+			continue
 		}
-		key := sides{b.DocumentSignature(), r.DocumentSignature(), b.JSON(), r.JSON()}
-		switch first := documents[key]; {
-		case first != nil:
-			c.DocumentFrom = first
-			c.Plan.changed = map[string]bool{}
-		case key.base != key.revision:
-			documents[key] = c
-			own = true
+		plan, why := PlanPair(c.Base.Source, c.Revision.Source)
+		if opts.Note != nil {
+			if plan == nil {
+				opts.Note(why + ": everything diffed")
+			} else {
+				opts.Note(plan.Note)
+			}
 		}
-		c.Diff = own
-		if note != nil {
-			note(fmt.Sprintf("%s; %d of them diffed in another comparison", c.Plan.Note, len(c.Covered)))
-		}
+		c.Plan = plan
 	}
+	return nil
 }
 
 // parallel calls fn on every document, one per core.
@@ -354,49 +272,6 @@ func (d *VersionDocument) readOperations() {
 	}
 }
 
-// signatures indexes the operations of loaded documents by Signature.
-func signatures(loaded []*VersionDocument) map[string]*Operation {
-	index := map[string]*Operation{}
-	for _, l := range loaded {
-		for _, op := range l.ops {
-			if sig, ok := l.Source.doc.Signature(strings.ToLower(op.Method) + " " + op.Path); ok {
-				index[sig] = op
-			}
-		}
-	}
-	return index
-}
-
-// borrow gives d, not loaded, its operations from loaded documents where
-// they read the same (the same Signature), at d's own lines; it reports
-// whether every operation found one.
-func (d *VersionDocument) borrow(index map[string]*Operation) bool {
-	doc := d.Source.doc
-	var ops []*Operation
-	lines := map[string]int{}
-	for _, name := range doc.OperationNames() {
-		method, path, _ := strings.Cut(name, " ")
-		if !d.Source.paths.Keep(path) {
-			continue
-		}
-		sig, _ := doc.Signature(name)
-		op := index[sig]
-		if op == nil {
-			return false
-		}
-		ops = append(ops, op)
-		lines[strings.ToUpper(method)+" "+path] = doc.OperationLine(name)
-	}
-	slices.SortFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
-	d.ops, d.lines = ops, lines
-	if info := mappingValue(doc.Root(), "info"); info != nil {
-		if s := mappingValue(info, "x-sunset"); s != nil && s.Kind == yaml.ScalarNode {
-			d.sunset = sunsetOf(map[string]any{"x-sunset": s.Value})
-		}
-	}
-	return true
-}
-
 // mappingValue is the value of key in the mapping n, nil when none.
 func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -414,44 +289,22 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // (Unversioned), sorted by path and method.
 func (d *VersionDocument) Operations() []*Operation { return d.ops }
 
-// Place moves a position (line and column) of from's document onto to's,
-// both documents of this pair as read: the position of the same node when
-// to has it, else of its nearest ancestor there; the position itself once
-// released. Positions name nodes, not lines: in flow style and JSON one
-// line holds many.
-func (p *DocumentPair) Place(from, to *VersionDocument, line, column int) (int, int) {
-	if from.blocks != nil && to.blocks != nil {
-		if mapped, ok := from.blocks.lineIn(to.blocks, line); ok {
-			return mapped, column
-		}
-		return line, column
-	}
-	a, b := from.Source.doc, to.Source.doc
-	if a == nil || b == nil || a.Root() == nil || b.Root() == nil {
-		return line, column
-	}
-	path := pathTo(a.Root(), line, column)
-	if column == 0 {
-		path = pathAt(a.Root(), line) // a location with a line only
-	}
-	if mapped, col := followTo(b.Root(), path); mapped > 0 {
-		return mapped, col
-	}
-	return line, column
-}
-
-// Unreduce moves a position of what the comparison loaded of d (a copy
-// that keeps only what it diffs, every node on its line but not in its
-// column) onto d's document as read, where Place and Anchor take it.
-func (p *DocumentPair) Unreduce(c *DocumentComparison, d *VersionDocument, line, column int) (int, int) {
+// NodeAt names the node at a position (line and column, the column 0 when
+// unknown) of what comparison c loaded of d: a copy that keeps only what
+// it diffs, every node on its line, or d whole.
+func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, column int) NodePath {
 	s := c.BaseSnapshot
 	if d == c.Revision {
 		s = c.RevisionSnapshot
 	}
-	if column == 0 || p.byBlocks || s == nil || d.Source.doc == nil || d.Source.doc.Root() == nil || bytes.Equal(s.text(), d.Source.data) {
-		return line, column // lines are in place; copies by blocks keep them whole
+	if s == nil {
+		return nil
+	}
+	if d.Source.doc != nil && d.Source.doc.Root() != nil && bytes.Equal(s.text(), d.Source.data) {
+		return nodeAt(d.Source.doc.Root(), line, column)
 	}
 	p.treesMu.Lock()
+	defer p.treesMu.Unlock()
 	tree, ok := p.trees[s]
 	if !ok {
 		tree = parseNode(s.text())
@@ -460,54 +313,57 @@ func (p *DocumentPair) Unreduce(c *DocumentComparison, d *VersionDocument, line,
 		}
 		p.trees[s] = tree
 	}
-	p.treesMu.Unlock()
 	if tree == nil {
-		return line, column
+		return nil
 	}
-	return followTo(d.Source.doc.Root(), pathTo(tree, line, column))
+	return nodeAt(tree, line, column)
 }
 
-// Anchor places a position of a base document on the nearest line of the
-// revision's document of the same version, where an annotation of a
+// Place is the line of d that holds node, or its nearest ancestor there;
+// line itself when d has none of it, or its places are gone.
+func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
+	if places := d.positions(); places != nil {
+		if at, _, ok := places.find(node); ok {
+			return at
+		}
+	}
+	return line
+}
+
+// positions are d's places: read with the outline, or from the tree of
+// the whole load.
+func (d *VersionDocument) positions() *positions {
+	if d.places == nil && d.Source.doc != nil && d.Source.doc.Root() != nil {
+		d.places = positionsOf(d.Source.doc.Root())
+	}
+	return d.places
+}
+
+// Anchor places a node of a base document (at line) on the nearest line of
+// the revision's document of the same version, where an annotation of a
 // removal goes: the line of the same node when the revision still has it,
-// else of its nearest ancestor there. ok is false when the line is no base
-// document's, or the revision no longer has the document.
-func (p *DocumentPair) Anchor(file, ref string, line, column int) (toFile, toRef string, toLine int, ok bool) {
+// else of its nearest ancestor there. ok is false when the file is no base
+// document, or the revision no longer has the document.
+func (p *DocumentPair) Anchor(file, ref string, line int, node NodePath) (toFile, toRef string, toLine int, ok bool) {
 	for _, c := range p.Comparisons {
 		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.ref != ref {
 			continue
 		}
 		toFile, toRef = c.Revision.Path(), c.Revision.Source.ref
-		switch {
-		case c.Identical:
+		if c.Identical {
 			return toFile, toRef, line, true
-		case !p.byBlocks:
-			toLine, _ = p.Place(c.Base, c.Revision, line, column)
-			return toFile, toRef, toLine, true
 		}
-		if at := p.anchorByBlocks(c, line); at > 0 {
-			return toFile, toRef, at, true
-		}
-		// The operation's line, as NewAnchor falls back to it.
-		if b := c.Base.blocks.blockAt(line); b != nil && strings.HasPrefix(b.name, "op:") {
-			if o := c.Revision.blocks.blocks[b.name]; o != nil {
-				return toFile, toRef, o.first, true
-			}
-		}
-		return "", "", 0, false
+		return toFile, toRef, p.Place(c.Revision, node, line), true
 	}
 	return "", "", 0, false
 }
 
-// Release lets the fast pass's trees, and the documents' blocks, go.
+// Release lets the fast pass's trees and places go.
 func (p *DocumentPair) Release() {
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
-			d.Source.doc, d.blocks = nil, nil
+			d.Source.doc, d.places = nil, nil
 		}
-	}
-	for _, c := range p.Comparisons {
-		c.anchor = nil
 	}
 	p.trees = nil
 }
@@ -521,8 +377,7 @@ func identical(a, b *Source) bool {
 // LoadDocumentSet loads the documents of one set for commands that read
 // their operations and lifecycles, not their schemas: the newest is loaded
 // without its schemas, and the others take their operations from it where
-// they read the same (by their blocks, else by the fast pass), or are
-// loaded so too.
+// they read the same (by their outlines), or are loaded so too.
 func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	if opts.Validator == nil {
 		opts.Validator = prune.NewValidator()
@@ -532,50 +387,31 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	}
 	defer func() {
 		for _, d := range set.Documents {
-			d.Source.doc, d.blocks = nil, nil
+			d.Source.doc, d.places = nil, nil
 		}
 	}()
 	newest := set.Documents[len(set.Documents)-1:]
 	older := set.Documents[:len(set.Documents)-1]
-	indexed := make([]bool, len(set.Documents))
-	if !opts.Full {
-		parallel(set.Documents, func(i int, d *VersionDocument) { d.blocks, indexed[i] = indexBlocks(d.Source.data) })
-	}
-	byBlocks := !slices.Contains(indexed, false)
-	if !byBlocks {
-		parallel(set.Documents, func(_ int, d *VersionDocument) { d.Source.prepare() })
-	}
 	if err := loadAll(newest, opts, self); err != nil {
 		return err
 	}
 	newest[0].readOperations()
-	var rest []*VersionDocument
-	switch {
-	case opts.Full:
-		rest = older
-	case byBlocks:
-		views := map[uint64]*Operation{}
-		for _, op := range newest[0].ops {
-			if sig, ok := newest[0].blocks.signature(strings.ToLower(op.Method) + " " + op.Path); ok {
-				views[sig] = op
+	rest := older
+	if !opts.Full && outlineAll(older, opts.Validator) == outlined {
+		if newest[0].outlineTree() {
+			views := map[digest]*Operation{}
+			newest[0].addViews(views, newest[0].ops)
+			rest = nil
+			for _, d := range older {
+				if !d.borrow(views) {
+					rest = append(rest, d)
+				}
 			}
 		}
-		for _, d := range older {
-			if !d.borrowBlocks(views) {
-				rest = append(rest, d)
-			}
-		}
-	default:
-		reducible := newest[0].Source.doc != nil && newest[0].Source.doc.Why == ""
-		var index map[string]*Operation
-		if reducible {
-			index = signatures(newest)
-		}
-		for _, d := range older {
-			if !reducible || d.Source.doc == nil || d.Source.doc.Why != "" || !d.borrow(index) {
-				rest = append(rest, d)
-			}
-		}
+	}
+	rest = slices.Clone(rest)
+	for _, d := range rest {
+		d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
 	}
 	if err := loadAll(rest, opts, self); err != nil {
 		return err

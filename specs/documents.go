@@ -52,9 +52,10 @@ type VersionDocument struct {
 	ops    []*Operation
 	lines  map[string]int
 	sunset civil.Date
-	// blocks is its text cut into blocks, when LoadDocumentPair reads it
-	// so.
-	blocks *blockIndex
+	// outline is what the fast pass read of it, kept once its tree goes;
+	// places are where its nodes start, for changes placed on it.
+	outline *outline
+	places  *positions
 }
 
 // Path is the document's file as locations name it.

@@ -55,8 +55,9 @@ type unit struct {
 	// compare a schema with {}.
 	schemas      []cut
 	keepsSchemas bool
-	// key and value of a component's entry (key: an operation's method
-	// too); removable says the entry can be left out.
+	// key and value of a component's or an operation's entry (the key of
+	// an operation is its method); removable says the entry can be left
+	// out.
 	key, value *yaml.Node
 	shape      *shape
 	removable  bool
@@ -224,6 +225,9 @@ func (ix *indexer) paths(paths *yaml.Node) {
 			ix.operation(u, op[1])
 			ix.unit = nil
 			u.shared, u.key = shared, op[0]
+			// An operation left out is read as the loader reads one.
+			u.value, u.shape = op[1], operationShape
+			u.removable = op[0].Anchor == "" && !hasAnchor(op[1])
 			u.refs = append(u.refs, shared.refs...)
 			name := op[0].Value + " " + pk.Value
 			d.ops[name] = u

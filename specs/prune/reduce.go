@@ -64,6 +64,8 @@ func Components(b, r *Doc) []string { return unionKeys(b.comps, r.comps) }
 type Reduction struct {
 	// pruned are the operations kept as a skeleton: without their schemas.
 	pruned map[string]bool
+	// dropped are the operations left out (DecideOnly).
+	dropped map[string]bool
 	// cut are the path items whose own entries lose their schemas.
 	cut map[string]bool
 	// blanked are the media types ("operation\x00where\x00key") of kept
@@ -84,17 +86,49 @@ func Decide(b, r *Doc) *Reduction { return DecideExcept(b, r, nil, true) }
 // the operations (another comparison diffs the same of them): those are
 // reduced as if unchanged.
 func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
+	return decide(b, r, skip, document, false)
+}
+
+// DecideOnly is the reduction of a comparison of b with r that diffs, of
+// the operations, only those of keep: the others, which another
+// comparison diffs or which did not change, are left out of both
+// documents, or kept as a skeleton where one of them cannot leave them
+// out. Whoever reads the operations of its documents reads them
+// elsewhere.
+func DecideOnly(b, r *Doc, keep map[string]bool, document bool) *Reduction {
+	skip := map[string]bool{}
+	for _, name := range unionKeys(b.ops, r.ops) {
+		skip[name] = !keep[name]
+	}
+	return decide(b, r, skip, document, true)
+}
+
+func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 	sides := []*Doc{b, r}
 	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
 	dirty, unchanged := Changes(b, r)
-	red := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
+	red := &Reduction{pruned: map[string]bool{}, dropped: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
+	// An operation added or removed keeps the others of its path item: the
+	// diff tells an operation removed from a path from a path removed.
+	pinned := map[string]bool{}
+	for _, name := range ops {
+		if b.ops[name] == nil || r.ops[name] == nil {
+			_, path, _ := strings.Cut(name, " ")
+			pinned[path] = true
+		}
+	}
 	var kept []string
 	for _, name := range ops {
-		if (unchanged[name] || skip[name] && b.ops[name] != nil && r.ops[name] != nil) && !b.ops[name].keepsSchemas && !r.ops[name].keepsSchemas {
-			red.pruned[name] = true
-		} else {
+		ob, or := b.ops[name], r.ops[name]
+		_, path, _ := strings.Cut(name, " ")
+		switch {
+		case !unchanged[name] && !(skip[name] && ob != nil && or != nil) || ob.keepsSchemas || or.keepsSchemas:
 			kept = append(kept, name)
+		case drop && ob.removable && or.removable && !pinned[path]:
+			red.dropped[name] = true
+		default:
+			red.pruned[name] = true
 		}
 	}
 	// A path item's own entries lose their schemas where all its
@@ -108,7 +142,7 @@ func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
 				continue
 			}
 			for _, op := range item.ops {
-				cut = cut && red.pruned[op]
+				cut = cut && (red.pruned[op] || red.dropped[op])
 			}
 		}
 		for _, item := range []*pathItem{ib, ir} {
@@ -203,6 +237,10 @@ func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
 	}
 	red.Summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep all but their schemas), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
 		len(kept), len(ops), len(red.blanked), len(comps), len(red.full), len(red.skel), removed)
+	if drop {
+		red.Summary = fmt.Sprintf("reduced: %d of %d operations diffed here, %d left out, %d as a skeleton; of %d components, %d kept whole, %d as a skeleton, %d left out",
+			len(kept), len(ops), len(red.dropped), len(red.pruned), len(comps), len(red.full), len(red.skel), removed)
+	}
 	return red
 }
 
@@ -344,6 +382,10 @@ func (red *Reduction) planFor(d *Doc) plan {
 	var p plan
 	for _, name := range sortedKeys(d.ops) {
 		u := d.ops[name]
+		if red.dropped[name] {
+			p.remove = append(p.remove, u)
+			continue
+		}
 		if red.pruned[name] {
 			p.replace = append(p.replace, u.schemas...)
 			continue

@@ -44,6 +44,7 @@ var targets = map[*shape]func() any{
 	exampleShape:   func() any { return new([]*openapi3.ExampleRef) },
 	linkShape:      func() any { return new([]*openapi3.LinkRef) },
 	callbackShape:  func() any { return new([]*openapi3.CallbackRef) },
+	operationShape: func() any { return new([]*openapi3.Operation) },
 }
 
 // part is one cut to read: a node of a document, with its shape.
@@ -131,4 +132,50 @@ func read(parts []part) error {
 		}
 	}
 	return nil
+}
+
+// CheckAll reads all of d as the loader reads the whole document: each
+// operation and component as a part (a value read already, in d or in
+// another document, is not read again), and what lies around them at
+// once. It is for a document nothing loads, whose operations are read
+// from another where they read the same: an error says the loader would
+// refuse it, and it must be loaded whole, to report it.
+func (v *Validator) CheckAll(d *Doc) error {
+	var parts, around plan
+	for _, units := range []map[string]*unit{d.ops, d.comps} {
+		for _, name := range sortedKeys(units) {
+			u := units[name]
+			parts.remove = append(parts.remove, u)
+			if u.removable {
+				around.remove = append(around.remove, u)
+			}
+		}
+	}
+	if err := v.check([]*Doc{d}, []plan{parts}); err != nil {
+		return err
+	}
+	text := d.text(around)
+	var err error
+	if d.json {
+		err = json.Unmarshal(text, new(openapi3.T))
+	} else {
+		_, err = oasyaml.Unmarshal(text, new(openapi3.T), oasyaml.DecodeOpts{DisableTimestamps: true})
+	}
+	if err != nil {
+		return fmt.Errorf("the document without its operations and components does not load: %w", err)
+	}
+	return nil
+}
+
+// Loads records that d is loaded, each of its parts read by the loader or
+// cut and read by v: a document holding the same parts need not read them
+// again. A load of d that fails must make its comparisons load whole.
+func (v *Validator) Loads(d *Doc) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, units := range []map[string]*unit{d.ops, d.comps} {
+		for _, u := range units {
+			v.seen[validated{u.shape, u.hash, d.json}] = true
+		}
+	}
 }

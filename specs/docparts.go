@@ -1,0 +1,361 @@
+package specs
+
+import (
+	"bytes"
+	"fmt"
+	"hash/maphash"
+	"runtime"
+	"slices"
+	"strings"
+
+	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/specs/prune"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/sync/errgroup"
+)
+
+// outline is what the fast pass read of a version document, kept once its
+// tree goes.
+type outline struct {
+	// ops are its operations ("method path", as written) that the path
+	// filter keeps, sorted; sigs digests of their prune Signatures.
+	ops  []string
+	sigs map[string]digest
+	// lines are where each operation ("METHOD /path") starts, as the
+	// loader gives it (0 in JSON).
+	lines map[string]int
+	// document is a digest of its prune DocumentSignature.
+	document digest
+	json     bool
+	sunset   civil.Date
+}
+
+// digest stands for a long signature: 128 bits, as prune's value hashes.
+type digest [2]uint64
+
+var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func digestOf(s string) digest {
+	return digest{maphash.String(digestSeeds[0], s), maphash.String(digestSeeds[1], s)}
+}
+
+// outlineResult says how reading an outline went.
+type outlineResult int
+
+const (
+	outlined outlineResult = iota
+	// notReduced: a document the fast pass does not reduce (or that does
+	// not parse): the whole load reads it, and reports its errors.
+	notReduced
+	// refused: a part of the document that the loader would refuse: the
+	// whole load reports it.
+	refused
+)
+
+// outlineTree reads d's outline and places from its tree (prepared); ok
+// is false when d cannot be reduced.
+func (d *VersionDocument) outlineTree() (ok bool) {
+	s := d.Source
+	if s.structure != nil || s.doc == nil || s.doc.Why != "" {
+		return false
+	}
+	doc := s.doc
+	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: digestOf(doc.DocumentSignature()), json: doc.JSON()}
+	for _, name := range doc.OperationNames() {
+		method, path, _ := strings.Cut(name, " ")
+		if !s.paths.Keep(path) {
+			continue
+		}
+		o.ops = append(o.ops, name)
+		sig, _ := doc.Signature(name)
+		o.sigs[name] = digestOf(sig)
+		o.lines[strings.ToUpper(method)+" "+path] = doc.OperationLine(name)
+	}
+	if info := mappingValue(doc.Root(), "info"); info != nil {
+		if sunset := mappingValue(info, "x-sunset"); sunset != nil && sunset.Kind == yaml.ScalarNode {
+			o.sunset = sunsetOf(map[string]any{"x-sunset": sunset.Value})
+		}
+	}
+	d.outline, d.places = o, positionsOf(doc.Root())
+	return true
+}
+
+// outlineAll reads the outline of each document, two at a time, and lets
+// each tree go once read: what a set of large documents keeps is their
+// outlines, not their trees. It stops at the first document it cannot
+// outline.
+// Each is read as the loader would read it (prune.Validator.CheckAll):
+// nothing loads them.
+func outlineAll(docs []*VersionDocument, v *prune.Validator) outlineResult {
+	results := make([]outlineResult, len(docs))
+	parallel(docs, func(i int, d *VersionDocument) {
+		d.Source.prepare()
+		switch {
+		case !d.outlineTree():
+			results[i] = notReduced
+		case v.CheckAll(d.Source.doc) != nil:
+			results[i] = refused
+		}
+		d.Source.doc = nil
+	})
+	for _, r := range results {
+		if r != outlined {
+			return r
+		}
+	}
+	return outlined
+}
+
+// addViews indexes ops, views of d's operations, by their Signatures in d.
+func (d *VersionDocument) addViews(views map[digest]*Operation, ops []*Operation) {
+	for _, op := range ops {
+		if sig, ok := d.outline.sigs[strings.ToLower(op.Method)+" "+op.Path]; ok {
+			views[sig] = op
+		}
+	}
+}
+
+// borrow gives d its operations from views of documents loaded, where they
+// read the same (the same Signature), at d's own lines; it reports whether
+// every operation found one.
+func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
+	var ops []*Operation
+	for _, name := range d.outline.ops {
+		op := views[d.outline.sigs[name]]
+		if op == nil {
+			return false
+		}
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
+	d.ops, d.lines, d.sunset = ops, d.outline.lines, d.outline.sunset
+	return true
+}
+
+// loadByParts is LoadDocumentPair's fast path. It reads every document by
+// the fast pass (package prune), one comparison at a time, newest version
+// first, and lets a tree go once its comparisons are planned, keeping the
+// document's outline. Then:
+//
+//   - a document whose bytes did not change between base and revision is
+//     not diffed;
+//   - an operation that reads the same (with all it reaches) in several
+//     comparisons, on each side, is diffed in the first (the newest) only,
+//     and so are the changes outside the operations (Covered,
+//     DocumentFrom); a comparison left with nothing of its own is not
+//     diffed at all;
+//   - a comparison that diffs the newest document of a set keeps every
+//     operation of its copies, the unchanged ones without their schemas,
+//     so that they hold the views of the operations; another comparison's
+//     copies keep only its own changes (prune.DecideOnly);
+//   - every other document takes its operations from a copy loaded where
+//     they read the same, else is loaded without its schemas.
+//
+// done is false when a document cannot be reduced; whole says a part of
+// one would not load, and the whole documents must report it.
+func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err error) {
+	holders := []*VersionDocument{p.Base.Documents[len(p.Base.Documents)-1], p.Revision.Documents[len(p.Revision.Documents)-1]}
+	// A holder keeps its tree: it may be loaded at the end.
+	uses := map[*VersionDocument]int{holders[0]: 1, holders[1]: 1}
+	for _, c := range p.Comparisons {
+		for _, d := range c.documents() {
+			uses[d]++
+		}
+	}
+	type sides struct {
+		base, revision digest
+		// A change found in JSON has no line, and one placed in JSON none
+		// either: the comparison that diffs reads the same kinds of text.
+		baseJSON, revisionJSON bool
+	}
+	ops := map[sides]*DocumentComparison{}
+	documents := map[sides]*DocumentComparison{}
+	texts := map[*DocumentComparison][][]byte{}
+	validated := map[*VersionDocument]bool{}
+	for i := len(p.Comparisons) - 1; i >= 0; i-- {
+		c := p.Comparisons[i]
+		docs := c.documents()
+		reduced := make([]bool, len(docs))
+		parallel(docs, func(j int, d *VersionDocument) {
+			reduced[j] = d.outline != nil
+			if !reduced[j] {
+				d.Source.prepare()
+				reduced[j] = d.outlineTree()
+			}
+		})
+		if slices.Contains(reduced, false) {
+			return false, false, nil
+		}
+		if c.Base != nil && c.Revision != nil {
+			c.Identical = !c.New && bytes.Equal(c.Base.Source.data, c.Revision.Source.data)
+		}
+		// own are the operations ("method path") this comparison diffs.
+		own := map[string]bool{}
+		if c.Base != nil && c.Revision != nil && !c.Identical {
+			b, r := c.Base.outline, c.Revision.outline
+			c.Covered = map[string]*DocumentComparison{}
+			for _, name := range slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(b.ops), r.ops...)))) {
+				bs, inBase := b.sigs[name]
+				rs, inRevision := r.sigs[name]
+				switch {
+				case inBase && inRevision && bs == rs:
+					continue
+				case !inBase || !inRevision:
+					own[name] = true // added or removed here
+					continue
+				}
+				key := sides{bs, rs, b.json, r.json}
+				if first := ops[key]; first != nil {
+					method, path, _ := strings.Cut(name, " ")
+					c.Covered[strings.ToUpper(method)+" "+path] = first
+					continue
+				}
+				ops[key] = c
+				own[name] = true
+			}
+			if key := (sides{b.document, r.document, b.json, r.json}); key.base != key.revision {
+				if first := documents[key]; first != nil {
+					c.DocumentFrom = first
+				} else {
+					documents[key] = c
+					c.DiffDocument = true
+				}
+			}
+			c.Diff = len(own) > 0 || c.DiffDocument
+			if opts.Note != nil {
+				opts.Note(fmt.Sprintf("%s, %s: %d operations changed, %d of them diffed in another comparison", c.Base.Path(), c.Revision.Path(), len(own)+len(c.Covered), len(c.Covered)))
+			}
+		}
+		// Every part of every document is read as the loader reads it: in
+		// a copy loaded, or here. A holder in a comparison diffed, and the
+		// newest revision document in any case, are loaded with all their
+		// operations.
+		for _, d := range docs {
+			if validated[d] {
+				continue
+			}
+			validated[d] = true
+			if d == holders[1] || slices.Contains(holders, d) && c.Diff {
+				opts.Validator.Loads(d.Source.doc)
+			} else if err := opts.Validator.CheckAll(d.Source.doc); err != nil {
+				return false, true, nil
+			}
+		}
+		if c.Diff {
+			bd, rd := c.Base.Source.doc, c.Revision.Source.doc
+			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
+			if slices.Contains(holders, c.Base) || slices.Contains(holders, c.Revision) {
+				// All operations, the others as skeletons.
+				skip := map[string]bool{}
+				for _, name := range append(bd.OperationNames(), rd.OperationNames()...) {
+					skip[name] = !own[name]
+				}
+				red = prune.DecideExcept(bd, rd, skip, c.DiffDocument)
+			}
+			cut, err := red.Texts([]*prune.Doc{bd, rd}, opts.Validator)
+			if err != nil {
+				return false, true, nil
+			}
+			texts[c] = cut
+		}
+		for _, d := range docs {
+			if uses[d]--; uses[d] == 0 {
+				d.Source.doc = nil
+			}
+		}
+	}
+
+	// The copies, loaded.
+	var diffed []*DocumentComparison
+	for _, c := range p.Comparisons {
+		if texts[c] != nil {
+			diffed = append(diffed, c)
+		}
+	}
+	loaded := make([][2]*Snapshot, len(diffed))
+	errs := make([]error, len(diffed))
+	parallelDo(len(diffed), func(i int) {
+		c := diffed[i]
+		for j, d := range []*VersionDocument{c.Base, c.Revision} {
+			if loaded[i][j], errs[i] = d.Source.loadReduced(texts[c][j]); errs[i] != nil {
+				return
+			}
+			loaded[i][j].Reduced = true
+		}
+	})
+	for i, c := range diffed {
+		if errs[i] != nil {
+			// A copy that does not load: the whole documents report it,
+			// as the full pipeline would.
+			return false, true, nil
+		}
+		c.BaseSnapshot, c.RevisionSnapshot = loaded[i][0], loaded[i][1]
+	}
+
+	// The views of the operations: every copy's, and the newest
+	// revision document's when no copy holds all of its own.
+	views := map[digest]*Operation{}
+	held := map[*VersionDocument]bool{}
+	for _, c := range diffed {
+		c.Base.addViews(views, Operations(c.BaseSnapshot.Doc, ""))
+		c.Revision.addViews(views, Operations(c.RevisionSnapshot.Doc, ""))
+		held[c.Base] = held[c.Base] || slices.Contains(holders, c.Base)
+		held[c.Revision] = held[c.Revision] || slices.Contains(holders, c.Revision)
+	}
+	for _, d := range holders[1:] {
+		if held[d] {
+			continue
+		}
+		if err := loadAll([]*VersionDocument{d}, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
+			return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+		}); err != nil {
+			return true, false, err
+		}
+		d.readOperations()
+		d.addViews(views, d.ops)
+	}
+	for _, d := range holders {
+		d.Source.doc = nil
+	}
+	var rest []*VersionDocument
+	for _, set := range []*DocumentSet{p.Base, p.Revision} {
+		for _, d := range set.Documents {
+			if d.ops == nil && !d.borrow(views) {
+				rest = append(rest, d)
+			}
+		}
+	}
+	for _, d := range rest {
+		d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
+	}
+	if err := loadAll(rest, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
+		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+	}); err != nil {
+		return true, false, err
+	}
+	for _, d := range rest {
+		d.readOperations()
+	}
+	return true, false, nil
+}
+
+// documents are the comparison's documents, base first.
+func (c *DocumentComparison) documents() []*VersionDocument {
+	var out []*VersionDocument
+	for _, d := range []*VersionDocument{c.Base, c.Revision} {
+		if d != nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// parallelDo calls fn for 0 to n-1, one per core.
+func parallelDo(n int, fn func(int)) {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range n {
+		g.Go(func() error { fn(i); return nil })
+	}
+	_ = g.Wait()
+}

@@ -1,0 +1,122 @@
+package specs
+
+import (
+	"cmp"
+	"encoding/binary"
+	"hash/maphash"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// NodePath names a node of a document by the steps from the root to it
+// (mapping keys; sequence items by scalar value, by name and in, else by
+// index), each prefix hashed, so that a change found in one version
+// document is placed on the same node of another, or on its nearest
+// ancestor there, with neither tree at hand.
+type NodePath []uint64
+
+var nodeSeed = maphash.MakeSeed()
+
+// next is the hash of the path prefix followed by s.
+func (s step) next(prefix uint64) uint64 {
+	var h maphash.Hash
+	h.SetSeed(nodeSeed)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], prefix)
+	h.Write(b[:])
+	switch {
+	case !s.seq:
+		h.WriteByte('k')
+		h.WriteString(s.key)
+	case s.byValue:
+		h.WriteByte('v')
+		h.WriteString(s.value)
+	case s.byNameAndIn:
+		h.WriteByte('n')
+		h.WriteString(s.name)
+		h.WriteByte(0)
+		h.WriteString(s.in)
+	default:
+		h.WriteByte('i')
+		binary.LittleEndian.PutUint64(b[:], uint64(s.index))
+		h.Write(b[:])
+	}
+	return h.Sum64()
+}
+
+func nodePath(steps []step) NodePath {
+	out := make(NodePath, len(steps))
+	var prefix uint64
+	for i, s := range steps {
+		prefix = s.next(prefix)
+		out[i] = prefix
+	}
+	return out
+}
+
+// nodeAt is the path to the node at line:column of the tree (pathTo), or
+// to the outermost node that starts on line when the column is unknown.
+func nodeAt(root *yaml.Node, line, column int) NodePath {
+	if column == 0 {
+		return nodePath(pathAt(root, line))
+	}
+	return nodePath(pathTo(root, line, column))
+}
+
+// positions are where the nodes of a document start, by NodePath: a
+// mapping entry at its key, a sequence item at itself. Of equal paths
+// (items of one name), the first counts, as follow takes it.
+type positions struct {
+	entries []position
+}
+
+type position struct {
+	path         uint64
+	line, column int32
+}
+
+func positionsOf(root *yaml.Node) *positions {
+	var entries []position
+	var walk func(n *yaml.Node, prefix uint64)
+	walk = func(n *yaml.Node, prefix uint64) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, prefix)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				h := step{key: k.Value}.next(prefix)
+				entries = append(entries, position{h, int32(k.Line), int32(k.Column)})
+				walk(n.Content[i+1], h)
+			}
+		case yaml.SequenceNode:
+			for i, item := range n.Content {
+				h := itemStep(item, i).next(prefix)
+				entries = append(entries, position{h, int32(item.Line), int32(item.Column)})
+				walk(item, h)
+			}
+		}
+	}
+	walk(root, 0)
+	// The first in the document of equal paths.
+	slices.SortFunc(entries, func(a, b position) int {
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column))
+	})
+	entries = slices.CompactFunc(entries, func(a, b position) bool { return a.path == b.path })
+	return &positions{entries: slices.Clip(entries)}
+}
+
+// find is the line and column of the node of path, else of its nearest
+// ancestor the document has; ok is false when it has none of them.
+func (p *positions) find(path NodePath) (line, column int, ok bool) {
+	for i := len(path) - 1; i >= 0; i-- {
+		j, found := slices.BinarySearchFunc(p.entries, path[i], func(e position, h uint64) int { return cmp.Compare(e.path, h) })
+		if found {
+			return int(p.entries[j].line), int(p.entries[j].column), true
+		}
+	}
+	return 0, 0, false
+}
