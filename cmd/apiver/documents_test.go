@@ -28,7 +28,7 @@ func TestDocumentPipelinesAgree(t *testing.T) {
 	slices.Sort(names)
 	work := t.TempDir()
 	t.Chdir(work)
-	// YAML documents are read by blocks; JSON ones by the fast pass.
+	// In YAML and in JSON, which the loader reads without lines.
 	var dirs, jsonDirs []string
 	for _, name := range names {
 		text, err := os.ReadFile(name)
@@ -70,4 +70,42 @@ func TestDocumentPipelinesAgree(t *testing.T) {
 		}
 	}
 	agree(t, "history", []string{"changelog", "build", "history"})
+}
+
+// TestDocumentInputErrorsNotHidden: a part the loader refuses in a document
+// that did not change, whose operations the fast pass takes from another
+// document, fails the check as the whole load does, with its message.
+func TestDocumentInputErrorsNotHidden(t *testing.T) {
+	fastPipelineOnly(t)
+	t.Chdir(t.TempDir())
+	doc := func(deprecated, maxLength string) []byte {
+		return []byte(`openapi: 3.0.3
+info: {title: x, version: "1"}
+paths:
+  /a:
+    get:
+      deprecated: ` + deprecated + `
+      responses:
+        "200": {description: ok}
+  /b:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {type: string` + maxLength + `}
+      responses:
+        "200": {description: ok}
+`)
+	}
+	for _, side := range []string{"base", "revision"} {
+		writeCaseFile(t, filepath.Join(side, "api.2023-01-01.yaml"), doc(`"yes"`, ""))
+	}
+	writeCaseFile(t, "base/api.2024-01-01.yaml", doc("false", ""))
+	writeCaseFile(t, "revision/api.2024-01-01.yaml", doc("false", ", maxLength: 10"))
+	for _, verb := range []string{"check", "diff"} {
+		full, _ := agree(t, verb, []string{verb, "base", "revision", "--date", "2024-06-01"})
+		if full.code != exitInput || !strings.Contains(full.stderr, "revision/api.2023-01-01.yaml") {
+			t.Errorf("apiver %s: want exit 2 naming revision/api.2023-01-01.yaml, got %s", verb, full)
+		}
+	}
 }
