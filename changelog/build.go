@@ -61,6 +61,32 @@ func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) 
 	return paths, nil
 }
 
+// inDateOrder checks that a snapshot of a history comes after the one
+// before it: a history named snapshot by snapshot (REF:PATH, REF:FOLDER,
+// files) gives them oldest first, each dated.
+func inDateOrder(prevPath string, prev civil.Date, path string, date civil.Date) error {
+	for _, s := range []struct {
+		path string
+		date civil.Date
+	}{{prevPath, prev}, {path, date}} {
+		if s.date.IsZero() {
+			return fmt.Errorf("%s: no date: a snapshot of a history has YYYY-MM-DD in its name, or is read from git (REF:PATH)", s.path)
+		}
+	}
+	if !date.After(prev) {
+		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date", path, date, prevPath, prev)
+	}
+	return nil
+}
+
+// inputName is a snapshot as the command line names it: PATH, or REF:PATH.
+func inputName(ref, path string) string {
+	if ref != "" {
+		return ref + ":" + path
+	}
+	return path
+}
+
 // BuildOptions control a history build.
 type BuildOptions struct {
 	Config          policy.Config
@@ -103,6 +129,9 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 			opts.Pair.Note(note)
 		}
 		if prev.snapshot != nil {
+			if err := inDateOrder(inputName(prev.snapshot.Ref, prev.snapshot.Path), prev.snapshot.Date, inputName(r.snapshot.Ref, r.snapshot.Path), r.snapshot.Date); err != nil {
+				return nil, err
+			}
 			var plan *specs.Plan
 			if !opts.Pair.Full {
 				var why string

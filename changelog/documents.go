@@ -41,6 +41,9 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := inDateOrder(inputName(base.Ref, base.Path), base.Date, inputName(revision.Ref, revision.Path), revision.Date); err != nil {
+			return nil, err
+		}
 		pair, err := specs.LoadDocumentPair(base, revision, opts.Pair)
 		if err != nil {
 			return nil, err

@@ -39,14 +39,20 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var lockTimeout time.Duration
 	var pathFilter pathFlags
 	cmd := &cobra.Command{
-		Use:   "build DIR",
+		Use:   "build DIR | build SNAPSHOT SNAPSHOT...",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
 		Long: `Walk the dated snapshots of DIR (the first YYYY-MM-DD in each file name) in date
 order and write the whole history as JSON: for each release date every change since
-the previous snapshot, per operation and version.`,
+the previous snapshot, per operation and version.
+
+DIR holds snapshot files, or dated folders of version documents. Instead of DIR, the
+snapshots can be named one by one, oldest first: files, folders of version documents,
+or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 		Example: `  apiver changelog build openapi/snapshots -o changelog.json
-  apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json`,
-		Args:              cobra.ExactArgs(1),
+  apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json
+  apiver changelog build origin/main:openapi/api.yaml main:openapi/api.yaml -o changelog.json
+  apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json`,
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(configPath, cmd.ErrOrStderr())
@@ -54,6 +60,9 @@ the previous snapshot, per operation and version.`,
 				return err
 			}
 			paths, documents, err := listHistory(cfg, args[0])
+			if len(args) > 1 {
+				paths, documents, err = namedHistory(cfg, args)
+			}
 			if err != nil {
 				return err
 			}
@@ -121,6 +130,29 @@ func listHistory(cfg policy.Config, dir string) (paths []string, documents bool,
 		return folders, true, nil
 	}
 	return nil, false, err
+}
+
+// namedHistory is a history named snapshot by snapshot: files, or folders
+// of version documents (REF:PATH and REF:FOLDER too). The config's
+// versioning.by says which; unset, folders are version documents.
+func namedHistory(cfg policy.Config, args []string) (paths []string, documents bool, err error) {
+	folders := 0
+	for _, arg := range args {
+		if specs.IsFolder(arg) {
+			folders++
+		}
+	}
+	switch {
+	case cfg.Versioning.By == policy.ByDocument:
+		return args, true, nil
+	case cfg.Versioning.By == policy.ByMediaType:
+		return args, false, nil
+	case folders == len(args):
+		return args, true, nil
+	case folders > 0:
+		return nil, false, fmt.Errorf("%s: the snapshots of a history are all files or all folders of version documents", strings.Join(args, ", "))
+	}
+	return args, false, nil
 }
 
 // progressBar shows load progress on stderr only when it is a terminal.
