@@ -10,6 +10,8 @@
 #
 #   scripts/bench.sh            the real pairs and the history (needs ../shared/corpus)
 #   scripts/bench.sh growth     generated specs: 1k, 5k, 20k operations; 1, 10, 100 changed
+#   scripts/bench.sh documents  the real pair split into version documents against the
+#                               same pair as published (media types), issue 24's anchor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
@@ -67,8 +69,29 @@ fi
 
 corpus=../shared/corpus
 [ -d "$corpus/atlas" ] || { echo "skipped: $corpus/atlas is absent"; exit 0; }
-"$corpus/unpack.sh" "$work/specs" >/dev/null
 config=cmd/apiver/testdata/atlas.yaml
+
+if [ "${1:-}" = documents ]; then
+  split="$work/split"
+  APIVER_SPLIT_TO="$split" go test ./cmd/apiver -run '^TestWriteDocumentSplit$' -count=1 >/dev/null
+  # A pull request that changes one operation of the newest document, and
+  # the same change to the published file.
+  cp -r "$split/docs/2024-12-19" "$split/docs/pr"
+  newest=$(ls "$split/docs/pr" | tail -1)
+  "$work/benchspec" one "$split/docs/2024-12-19/$newest" "$split/docs/pr/$newest"
+  "$work/benchspec" one "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+  for _ in $(seq "$runs"); do
+    measure mt-pair "$work/apiver" check --config "$config" --format json "$split/atlas-api-2024-11-19.yaml" "$split/atlas-api-2024-12-19.yaml"
+    measure doc-pair "$work/apiver" check --config "$config" --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
+    measure mt-pr "$work/apiver" check --config "$config" --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+    measure doc-pr "$work/apiver" check --config "$config" --format json "$split/docs/2024-12-19" "$split/docs/pr"
+  done
+  header
+  compare "real pair 2024-11-19 → 2024-12-19: 8 version documents a side vs the 2 published files" doc-pair mt-pair
+  compare "one operation changed in the newest document vs in the published file" doc-pr mt-pr
+  exit 0
+fi
+"$corpus/unpack.sh" "$work/specs" >/dev/null
 "$work/benchspec" one "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
 for _ in $(seq "$runs"); do
   measure apiver-pr "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"

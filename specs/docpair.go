@@ -114,11 +114,14 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 		opts.Validator = prune.NewValidator()
 	}
 	if !opts.Full {
-		done, whole, err := pair.loadByParts(opts)
+		parts := opts
+		parts.Validator = opts.Validator.Fork()
+		done, whole, err := pair.loadByParts(parts)
 		switch {
 		case err != nil:
 			return nil, err
 		case done:
+			parts.Validator.Commit()
 			return pair, nil
 		}
 		pair.reset()

@@ -227,24 +227,22 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			}
 		}
 		// Every part of every document is read as the loader reads it: in
-		// a copy loaded, or here. A holder in a comparison diffed, and the
-		// newest revision document in any case, are loaded with all their
-		// operations.
-		for _, d := range docs {
-			if validated[d] {
-				continue
-			}
-			validated[d] = true
-			if d == holders[1] || slices.Contains(holders, d) && c.Diff {
-				opts.Validator.Loads(d.Source.doc)
-			} else if err := opts.Validator.CheckAll(d.Source.doc); err != nil {
-				return false, true, nil
+		// a copy loaded or cut from it (Texts reads what it cuts), or here.
+		holding := c.Diff && (slices.Contains(holders, c.Base) || slices.Contains(holders, c.Revision))
+		if !holding {
+			for _, d := range docs {
+				if !validated[d] {
+					validated[d] = true
+					if err := opts.Validator.CheckAll(d.Source.doc); err != nil {
+						return false, true, nil
+					}
+				}
 			}
 		}
 		if c.Diff {
 			bd, rd := c.Base.Source.doc, c.Revision.Source.doc
 			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
-			if slices.Contains(holders, c.Base) || slices.Contains(holders, c.Revision) {
+			if holding {
 				// All operations, the others as skeletons.
 				skip := map[string]bool{}
 				for _, name := range append(bd.OperationNames(), rd.OperationNames()...) {
@@ -257,6 +255,16 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				return false, true, nil
 			}
 			texts[c] = cut
+			if holding {
+				// Their copies hold all they do not cut: what the other
+				// documents share with them is read once, by the load.
+				for _, d := range docs {
+					if !validated[d] {
+						validated[d] = true
+						opts.Validator.Loads(d.Source.doc)
+					}
+				}
+			}
 		}
 		for _, d := range docs {
 			if uses[d]--; uses[d] == 0 {

@@ -279,3 +279,25 @@ func eachOperationContent(op *yaml.Node, fn func(content *yaml.Node)) {
 		}
 	}
 }
+
+// TestWriteDocumentSplit writes, for scripts/bench.sh, the corpus pair
+// 2024-11-19 → 2024-12-19 into APIVER_SPLIT_TO as published (two files)
+// and split into version documents (docs/2024-11-19/, docs/2024-12-19/),
+// as TestDocumentFormFindsMediaTypeErrors splits them. Skipped unless the
+// variable is set.
+func TestWriteDocumentSplit(t *testing.T) {
+	out := os.Getenv("APIVER_SPLIT_TO")
+	if out == "" {
+		t.Skip("APIVER_SPLIT_TO is not set")
+	}
+	names := []string{"atlas-api-2024-11-19.yaml", "atlas-api-2024-12-19.yaml"}
+	unpacked := corpus.Unpack(t, names...)
+	for _, name := range names {
+		text, err := os.ReadFile(filepath.Join(unpacked, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeVersionDocuments(t, filepath.Join(out, "docs", dateOf(name)), "atlas-api.%s.yaml", parseDocument(t, name, text), "atlas")
+		writeCaseFile(t, filepath.Join(out, name), text)
+	}
+}

@@ -72,13 +72,14 @@ func TestDocumentPipelinesAgree(t *testing.T) {
 	agree(t, "history", []string{"changelog", "build", "history"})
 }
 
-// TestDocumentInputErrorsNotHidden: a part the loader refuses in a document
-// that did not change, whose operations the fast pass takes from another
-// document, fails the check as the whole load does, with its message.
+// TestDocumentInputErrorsNotHidden: a part the loader refuses, in a
+// document that did not change (whose operations the fast pass takes from
+// another document), or in a component nothing reaches, fails the check as
+// the whole load does, with its message.
 func TestDocumentInputErrorsNotHidden(t *testing.T) {
 	fastPipelineOnly(t)
 	t.Chdir(t.TempDir())
-	doc := func(deprecated, maxLength string) []byte {
+	doc := func(deprecated, maxLength, unused string) []byte {
 		return []byte(`openapi: 3.0.3
 info: {title: x, version: "1"}
 paths:
@@ -95,17 +96,28 @@ paths:
             schema: {type: string` + maxLength + `}
       responses:
         "200": {description: ok}
+components:
+  schemas:
+    Unused: {type: string` + unused + `}
 `)
 	}
-	for _, side := range []string{"base", "revision"} {
-		writeCaseFile(t, filepath.Join(side, "api.2023-01-01.yaml"), doc(`"yes"`, ""))
-	}
-	writeCaseFile(t, "base/api.2024-01-01.yaml", doc("false", ""))
-	writeCaseFile(t, "revision/api.2024-01-01.yaml", doc("false", ", maxLength: 10"))
-	for _, verb := range []string{"check", "diff"} {
-		full, _ := agree(t, verb, []string{verb, "base", "revision", "--date", "2024-06-01"})
-		if full.code != exitInput || !strings.Contains(full.stderr, "revision/api.2023-01-01.yaml") {
-			t.Errorf("apiver %s: want exit 2 naming revision/api.2023-01-01.yaml, got %s", verb, full)
+	for _, tc := range []struct {
+		name, wantFile string
+		older, newest  string // what the documents of both sides hold
+	}{
+		{"an unchanged older document", "api.2023-01-01.yaml", `"yes"`, ""},
+		{"a component nothing reaches, in the newest document", "api.2024-01-01.yaml", "false", ", nullable: 3"},
+	} {
+		older := doc(tc.older, "", "")
+		writeCaseFile(t, filepath.Join(tc.name, "base", "api.2023-01-01.yaml"), older)
+		writeCaseFile(t, filepath.Join(tc.name, "revision", "api.2023-01-01.yaml"), older)
+		writeCaseFile(t, filepath.Join(tc.name, "base", "api.2024-01-01.yaml"), doc("false", "", tc.newest))
+		writeCaseFile(t, filepath.Join(tc.name, "revision", "api.2024-01-01.yaml"), doc("false", ", maxLength: 10", tc.newest))
+		for _, verb := range []string{"check", "diff"} {
+			full, _ := agree(t, tc.name, []string{verb, filepath.Join(tc.name, "base"), filepath.Join(tc.name, "revision"), "--date", "2024-06-01"})
+			if full.code != exitInput || !strings.Contains(full.stderr, tc.wantFile) {
+				t.Errorf("%s: apiver %s: want exit 2 naming %s, got %s", tc.name, verb, tc.wantFile, full)
+			}
 		}
 	}
 }

@@ -22,6 +22,8 @@ import (
 type Validator struct {
 	mu   sync.Mutex
 	seen map[validated]bool
+	// parent, for a fork, is what it knows besides its own (Fork).
+	parent *Validator
 }
 
 type validated struct {
@@ -32,6 +34,35 @@ type validated struct {
 
 // NewValidator returns a Validator with nothing read yet.
 func NewValidator() *Validator { return &Validator{seen: map[validated]bool{}} }
+
+// Fork is a Validator that knows what v has read, and keeps what it reads
+// or is told (Loads) apart from v until Commit: what a load that gives up
+// was told must not count for another.
+func (v *Validator) Fork() *Validator { return &Validator{seen: map[validated]bool{}, parent: v} }
+
+// Commit adds what the fork read, and was told, to its parent.
+func (v *Validator) Commit() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.parent.mu.Lock()
+	defer v.parent.mu.Unlock()
+	for key := range v.seen {
+		v.parent.seen[key] = true
+	}
+}
+
+// has reports whether v, or what it was forked from, has read key.
+func (v *Validator) has(key validated) bool {
+	for ; v != nil; v = v.parent {
+		v.mu.Lock()
+		done := v.seen[key]
+		v.mu.Unlock()
+		if done {
+			return true
+		}
+	}
+	return false
+}
 
 // targets are the loader's types for the places a reduction cuts.
 var targets = map[*shape]func() any{
@@ -61,10 +92,7 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 	local := map[validated]bool{}
 	take := func(d *Doc, s *shape, n *yaml.Node, h hashValue) {
 		key := validated{s, h, d.json}
-		v.mu.Lock()
-		done := v.seen[key]
-		v.mu.Unlock()
-		if !done && !local[key] {
+		if !v.has(key) && !local[key] {
 			local[key] = true
 			parts = append(parts, part{key, n})
 		}
@@ -167,9 +195,10 @@ func (v *Validator) CheckAll(d *Doc) error {
 	return nil
 }
 
-// Loads records that d is loaded, each of its parts read by the loader or
-// cut and read by v: a document holding the same parts need not read them
-// again. A load of d that fails must make its comparisons load whole.
+// Loads records that d is loaded: each of its parts is in a text the
+// loader reads, or was cut from it and read by v (Reduction.Texts, called
+// before), so a document holding the same parts need not read them again.
+// A load of that text that fails must make its comparisons load whole.
 func (v *Validator) Loads(d *Doc) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
