@@ -7,6 +7,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/specs/prune"
 )
 
 // ListDocumentSnapshots finds the dated snapshot folders of a history of
@@ -24,6 +25,11 @@ func ListDocumentSnapshots(dir string) ([]string, error) {
 // snapshots at most are held at a time.
 func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 	load := specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths}
+	if opts.Pair.Validator == nil {
+		// Consecutive snapshots share most of their documents' parts: each
+		// is read once.
+		opts.Pair.Validator = prune.NewValidator()
+	}
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
 	for i := range dirs {

@@ -103,14 +103,14 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 		}
 		c := Change{Operation: p.Operation, Version: p.Version, ID: id, Level: LevelOf(level), Message: message}
 		if origin := s.op.Origin; origin != nil {
-			line := 0
+			line, column := 0, 0
 			if l, ok := origin.Fields.Lookup(field); ok {
-				line = l.Line
+				line, column = l.Line, l.Column
 			} else if origin.Key != nil {
-				line = origin.Key.Line
+				line, column = origin.Key.Line, origin.Key.Column
 			}
 			if line > 0 {
-				c.Location = &Location{File: s.file, Line: line, Ref: ref}
+				c.Location = &Location{File: s.file, Line: line, Column: column, Ref: ref}
 			}
 		}
 		out = append(out, c)
