@@ -77,3 +77,22 @@ func TestCheckAllReadsEveryPart(t *testing.T) {
 		}
 	}
 }
+
+// What a fork of a Validator is told counts for its parent only once
+// committed: a load that gives up must not vouch for another.
+func TestValidatorForkCommits(t *testing.T) {
+	bad := index(t, strings.Replace(onlyBase, "B: {type: integer}", "B: {type: integer, nullable: 3}", 1))
+	parent := NewValidator()
+	fork := parent.Fork()
+	fork.Loads(bad)
+	if err := fork.CheckAll(bad); err != nil {
+		t.Fatalf("the fork was told bad is loaded, and trusts it: %v", err)
+	}
+	if err := parent.CheckAll(bad); err == nil {
+		t.Error("the parent, before Commit, reads bad itself and refuses it: no error")
+	}
+	fork.Commit()
+	if err := parent.CheckAll(bad); err != nil {
+		t.Errorf("after Commit the parent trusts what the fork was told: %v", err)
+	}
+}
