@@ -18,8 +18,8 @@ func Check(root *yaml.Node) (line int, msg string) {
 		return 0, ""
 	}
 	seen := map[hashKey]bool{}
-	var walk func(n *yaml.Node, s *shape, where string) bool
-	walk = func(n *yaml.Node, s *shape, where string) bool {
+	var walk func(n *yaml.Node, s *shape, at *place) bool
+	walk = func(n *yaml.Node, s *shape, at *place) bool {
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}
@@ -41,7 +41,7 @@ func Check(root *yaml.Node) (line int, msg string) {
 			if s.boolOK {
 				also = " or a boolean"
 			}
-			line, msg = n.Line, fmt.Sprintf("%s is %s: OpenAPI requires a %s object here%s", where, what, s.name, also)
+			line, msg = n.Line, fmt.Sprintf("%s is %s: OpenAPI requires a %s object here%s", at, what, s.name, also)
 			return true
 		}
 		switch n.Kind {
@@ -55,7 +55,7 @@ func Check(root *yaml.Node) (line int, msg string) {
 				if k.Value == "<<" && k.Tag == "!!merge" {
 					cs = s
 				}
-				if walk(v, cs, describe(s, where, k.Value)) {
+				if walk(v, cs, &place{up: at, in: s, key: k.Value}) {
 					return true
 				}
 			}
@@ -64,15 +64,35 @@ func Check(root *yaml.Node) (line int, msg string) {
 				return false
 			}
 			for i, c := range n.Content {
-				if walk(c, s.elem, fmt.Sprintf("%s item %d", where, i+1)) {
+				if walk(c, s.elem, &place{up: at, item: i + 1}) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	walk(root, documentShape, "the document")
+	walk(root, documentShape, nil)
 	return line, msg
+}
+
+// place is where a value sits, named only when Check reports it: the key
+// of a mapping of shape in, or the item of a list (1-based), under up (nil:
+// the document).
+type place struct {
+	up   *place
+	in   *shape
+	key  string
+	item int
+}
+
+func (p *place) String() string {
+	switch {
+	case p == nil:
+		return "the document"
+	case p.item > 0:
+		return fmt.Sprintf("%s item %d", p.up, p.item)
+	}
+	return describe(p.in, p.up.String(), p.key)
 }
 
 // describe names the value of key in a mapping of shape s at where.
