@@ -3,7 +3,6 @@ package specs
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,26 +17,20 @@ import (
 // tree goes.
 type outline struct {
 	// ops are its operations ("method path", as written) that the path
-	// filter keeps, sorted; sigs digests of their prune Signatures.
+	// filter keeps, sorted; sigs their prune Signatures.
 	ops  []string
 	sigs map[string]digest
 	// lines are where each operation ("METHOD /path") starts, as the
 	// loader gives it (0 in JSON).
 	lines map[string]int
-	// document is a digest of its prune DocumentSignature.
+	// document is its prune DocumentSignature.
 	document digest
 	json     bool
 	sunset   civil.Date
 }
 
-// digest stands for a long signature: 128 bits, as prune's value hashes.
-type digest [2]uint64
-
-var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
-func digestOf(s string) digest {
-	return digest{maphash.String(digestSeeds[0], s), maphash.String(digestSeeds[1], s)}
-}
+// digest is a prune Signature: 128 bits.
+type digest = [2]uint64
 
 // outlineResult says how reading an outline went.
 type outlineResult int
@@ -60,15 +53,14 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 		return false
 	}
 	doc := s.doc
-	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: digestOf(doc.DocumentSignature()), json: doc.JSON()}
+	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: doc.DocumentSignature(), json: doc.JSON()}
 	for _, name := range doc.OperationNames() {
 		method, path, _ := strings.Cut(name, " ")
 		if !s.paths.Keep(path) {
 			continue
 		}
 		o.ops = append(o.ops, name)
-		sig, _ := doc.Signature(name)
-		o.sigs[name] = digestOf(sig)
+		o.sigs[name], _ = doc.Signature(name)
 		o.lines[strings.ToUpper(method)+" "+path] = doc.OperationLine(name)
 	}
 	if info := mappingValue(doc.Root(), "info"); info != nil {

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -31,9 +30,6 @@ type Doc struct {
 
 	hashes  map[hashKey]hashValue
 	refMemo map[*yaml.Node][]string
-	// signatures are the operations' Signatures, made once.
-	sigMu      sync.Mutex
-	signatures map[string]string
 }
 
 type hashKey struct {

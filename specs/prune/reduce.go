@@ -244,49 +244,41 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 	return red
 }
 
-// Signature identifies what a diff of operation op ("method path", as
-// written) reads of d: the operation with its path item's shared part,
-// what every operation reads (the OpenAPI version, servers, security), and
-// every component it reaches, by value. Two comparisons whose documents
-// give the same signatures for an operation find the same changes in it.
-// ok is false when d does not have the operation.
-func (d *Doc) Signature(op string) (sig string, ok bool) {
+// Signature is a hash (of 128 bits, as the package's value hashes) of
+// what a diff of operation op ("method path", as written) reads of d: the
+// operation with its path item's shared part, what every operation reads
+// (the OpenAPI version, servers, security), and every component it
+// reaches, by name and value. Two comparisons whose documents give the
+// same signatures for an operation find the same changes in it. ok is
+// false when d does not have the operation.
+func (d *Doc) Signature(op string) (sig [2]uint64, ok bool) {
 	u := d.ops[op]
 	if u == nil {
-		return "", false
-	}
-	d.sigMu.Lock()
-	defer d.sigMu.Unlock()
-	if sig, ok := d.signatures[op]; ok {
-		return sig, true
+		return sig, false
 	}
 	reached := closure(u.refs, nil, []*Doc{d}, func(c *unit) []string { return c.refs })
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\x00%x\x00%x", op, u.hash, d.global)
-	for _, name := range slices.Sorted(maps.Keys(reached)) {
+	return hashOf(0, "operation", op, d.named(slices.Sorted(maps.Keys(reached)), u.hash, d.global)), true
+}
+
+// DocumentSignature is a hash of what lies outside d's operations, which a
+// comparison diffs apart: what every operation reads and every component,
+// by name and value.
+func (d *Doc) DocumentSignature() [2]uint64 {
+	return hashOf(0, "document", "", d.named(sortedKeys(d.comps), d.global))
+}
+
+// named are the hashes of first, then of each component of names with its
+// name (a zero hash for one d does not have).
+func (d *Doc) named(names []string, first ...hashValue) []hashValue {
+	out := append(make([]hashValue, 0, len(first)+2*len(names)), first...)
+	for _, name := range names {
 		var h hashValue
 		if c := d.comps[name]; c != nil {
 			h = c.hash
 		}
-		fmt.Fprintf(&b, "\x00%s=%x", name, h)
+		out = append(out, hashOf(yaml.ScalarNode, "", name, nil), h)
 	}
-	if d.signatures == nil {
-		d.signatures = map[string]string{}
-	}
-	d.signatures[op] = b.String()
-	return b.String(), true
-}
-
-// DocumentSignature identifies what lies outside d's operations, which a
-// comparison diffs apart: what every operation reads and every component,
-// by value.
-func (d *Doc) DocumentSignature() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%x", d.global)
-	for _, name := range slices.Sorted(maps.Keys(d.comps)) {
-		fmt.Fprintf(&b, "\x00%s=%x", name, d.comps[name].hash)
-	}
-	return b.String()
+	return out
 }
 
 // OperationNames are the document's operations ("method path", as
