@@ -71,46 +71,7 @@ type step struct {
 
 // pathAt is the path from root to the outermost node that starts on line,
 // or to the innermost node whose range holds it.
-func pathAt(root *yaml.Node, line int) []step {
-	var path []step
-	n := root
-	for {
-		switch n.Kind {
-		case yaml.MappingNode:
-			i := -1
-			for j := 0; j+1 < len(n.Content); j += 2 {
-				if n.Content[j].Line <= line {
-					i = j
-				}
-			}
-			if i < 0 {
-				return path
-			}
-			path = append(path, step{key: n.Content[i].Value})
-			if n.Content[i].Line == line {
-				return path
-			}
-			n = n.Content[i+1]
-		case yaml.SequenceNode:
-			i := -1
-			for j, item := range n.Content {
-				if item.Line <= line {
-					i = j
-				}
-			}
-			if i < 0 {
-				return path
-			}
-			path = append(path, itemStep(n.Content[i], i))
-			if n.Content[i].Line == line {
-				return path
-			}
-			n = n.Content[i]
-		default:
-			return path
-		}
-	}
-}
+func pathAt(root *yaml.Node, line int) []step { return pathTo(root, line, 0) }
 
 func itemStep(item *yaml.Node, index int) step {
 	s := step{seq: true, index: index}
@@ -167,12 +128,15 @@ func moveTo(n *yaml.Node, s step) (next, naming *yaml.Node) {
 // pathTo is the path from root to the node that starts at line:column,
 // where the loader's origins point: a mapping key, or a scalar item of a
 // sequence (a mapping item's origin is its first key). When no node starts
-// there, it is the path to the innermost node before it. Unlike pathAt it
-// tells apart the nodes of one line, as flow style and JSON write them.
-// Aliases are not followed: their nodes start elsewhere.
+// there, it is the path to the innermost node before it. Unlike a line
+// alone (column 0: pathAt), a column tells apart the nodes of one line, as
+// flow style and JSON write them. Aliases are not followed: their nodes
+// start elsewhere.
 func pathTo(root *yaml.Node, line, column int) []step {
-	before := func(n *yaml.Node) bool { return n.Line < line || n.Line == line && n.Column <= column }
-	at := func(n *yaml.Node) bool { return n.Line == line && n.Column == column }
+	before := func(n *yaml.Node) bool {
+		return n.Line < line || n.Line == line && (column == 0 || n.Column <= column)
+	}
+	at := func(n *yaml.Node) bool { return n.Line == line && (column == 0 || n.Column == column) }
 	var path []step
 	n := root
 	for {
@@ -204,7 +168,9 @@ func pathTo(root *yaml.Node, line, column int) []step {
 			}
 			path = append(path, itemStep(n.Content[i], i))
 			n = n.Content[i]
-			if n.Kind == yaml.ScalarNode && at(n) {
+			// A line alone stops at the item; a position at a scalar one,
+			// a mapping item's being its first key's.
+			if at(n) && (column == 0 || n.Kind == yaml.ScalarNode) {
 				return path
 			}
 		default:

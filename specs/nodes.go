@@ -58,9 +58,6 @@ func nodePath(steps []step) NodePath {
 // nodeAt is the path to the node at line:column of the tree (pathTo), or
 // to the outermost node that starts on line when the column is unknown.
 func nodeAt(root *yaml.Node, line, column int) NodePath {
-	if column == 0 {
-		return nodePath(pathAt(root, line))
-	}
 	return nodePath(pathTo(root, line, column))
 }
 
