@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
@@ -153,7 +154,12 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		for _, d := range c.documents() {
 			uses[d]++
 		}
+		if c.Base != nil && c.Revision != nil {
+			c.Identical = !c.New && bytes.Equal(c.Base.Source.data, c.Revision.Source.data)
+		}
 	}
+	r := p.readAhead(holders)
+	defer r.stop()
 	type sides struct {
 		base, revision digest
 		// A change found in JSON has no line, and one placed in JSON none
@@ -167,19 +173,14 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		docs := c.documents()
-		reduced := make([]bool, len(docs))
-		parallel(docs, func(j int, d *VersionDocument) {
-			reduced[j] = d.outline != nil
-			if !reduced[j] {
-				d.Source.prepare()
-				reduced[j] = d.outlineTree()
+		for _, d := range docs {
+			if !r.wait(d) {
+				return false, false, nil
 			}
-		})
-		if slices.Contains(reduced, false) {
-			return false, false, nil
 		}
-		if c.Base != nil && c.Revision != nil {
-			c.Identical = !c.New && bytes.Equal(c.Base.Source.data, c.Revision.Source.data)
+		if c.Identical && c.Base.outline == nil {
+			c.Base.outline, c.Base.places = c.Revision.outline, c.Revision.places
+			validated[c.Base] = true // as the revision's is
 		}
 		// own are the operations ("method path") this comparison diffs.
 		own := map[string]bool{}
@@ -260,7 +261,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		}
 		for _, d := range docs {
 			if uses[d]--; uses[d] == 0 {
-				d.Source.doc = nil
+				r.done(d)
 			}
 		}
 	}
@@ -315,7 +316,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		d.addViews(views, d.ops)
 	}
 	for _, d := range holders {
-		d.Source.doc = nil
+		r.done(d)
 	}
 	var rest []*VersionDocument
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
@@ -337,6 +338,79 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		d.readOperations()
 	}
 	return true, false, nil
+}
+
+// reader reads the documents of a pair's comparisons by the fast pass,
+// in the order loadByParts plans them, a few ahead, so that both cores
+// read while a comparison is planned; a tree is held until done lets it go.
+type reader struct {
+	reads map[*VersionDocument]*reading
+	slots chan struct{}
+	quit  chan struct{}
+	wg    sync.WaitGroup
+}
+
+type reading struct {
+	done    chan struct{}
+	reduced bool
+}
+
+// readAhead starts reading, newest comparison first, each document once:
+// not the base's document of an Identical comparison, whose outline is
+// the revision's.
+func (p *DocumentPair) readAhead(holders []*VersionDocument) *reader {
+	r := &reader{reads: map[*VersionDocument]*reading{}, slots: make(chan struct{}, runtime.GOMAXPROCS(0)+len(holders)), quit: make(chan struct{})}
+	var order []*VersionDocument
+	for i := len(p.Comparisons) - 1; i >= 0; i-- {
+		c := p.Comparisons[i]
+		for _, d := range c.documents() {
+			if r.reads[d] == nil && !(c.Identical && d == c.Base) {
+				r.reads[d] = &reading{done: make(chan struct{})}
+				order = append(order, d)
+			}
+		}
+	}
+	r.wg.Go(func() {
+		for _, d := range order {
+			select {
+			case r.slots <- struct{}{}:
+			case <-r.quit:
+				return
+			}
+			rd := r.reads[d]
+			r.wg.Go(func() {
+				defer close(rd.done)
+				d.Source.prepare()
+				rd.reduced = d.outlineTree()
+			})
+		}
+	})
+	return r
+}
+
+// wait waits for d to be read, and reports whether it could be reduced; a
+// document not read (an Identical base) waits for nothing.
+func (r *reader) wait(d *VersionDocument) bool {
+	rd := r.reads[d]
+	if rd == nil {
+		return true
+	}
+	<-rd.done
+	return rd.reduced
+}
+
+// done lets d's tree go, and its slot to the next document.
+func (r *reader) done(d *VersionDocument) {
+	if rd := r.reads[d]; rd != nil && d.Source.doc != nil {
+		d.Source.doc = nil
+		<-r.slots
+	}
+}
+
+// stop ends the reading and waits for what is being read.
+func (r *reader) stop() {
+	close(r.quit)
+	r.wg.Wait()
 }
 
 // documents are the comparison's documents, base first.
