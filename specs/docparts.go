@@ -187,14 +187,17 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		if c.Base != nil && c.Revision != nil && !c.Identical {
 			b, r := c.Base.outline, c.Revision.outline
 			c.Covered = map[string]*DocumentComparison{}
+			// A change found through an alias is located at its anchor,
+			// which names no one node: such documents diff their own.
+			alone := c.Base.places.aliased || c.Revision.places.aliased
 			for _, name := range slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(b.ops), r.ops...)))) {
 				bs, inBase := b.sigs[name]
 				rs, inRevision := r.sigs[name]
 				switch {
 				case inBase && inRevision && bs == rs:
 					continue
-				case !inBase || !inRevision:
-					own[name] = true // added or removed here
+				case !inBase || !inRevision || alone:
+					own[name] = true // added or removed here, or alone
 					continue
 				}
 				key := sides{bs, rs, b.json, r.json}
@@ -207,10 +210,12 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				own[name] = true
 			}
 			if key := (sides{b.document, r.document, b.json, r.json}); key.base != key.revision {
-				if first := documents[key]; first != nil {
+				if first := documents[key]; first != nil && !alone {
 					c.DocumentFrom = first
 				} else {
-					documents[key] = c
+					if !alone {
+						documents[key] = c
+					}
 					c.DiffDocument = true
 				}
 			}

@@ -66,6 +66,9 @@ func nodeAt(root *yaml.Node, line, column int) NodePath {
 // (items of one name), the first counts, as follow takes it.
 type positions struct {
 	entries []position
+	// aliased says a node is an alias: the loader places what it reads
+	// through it at its anchor, one place for several paths.
+	aliased bool
 }
 
 type position struct {
@@ -75,9 +78,12 @@ type position struct {
 
 func positionsOf(root *yaml.Node) *positions {
 	var entries []position
+	aliased := false
 	var walk func(n *yaml.Node, prefix uint64)
 	walk = func(n *yaml.Node, prefix uint64) {
 		switch n.Kind {
+		case yaml.AliasNode:
+			aliased = true
 		case yaml.DocumentNode:
 			for _, c := range n.Content {
 				walk(c, prefix)
@@ -103,7 +109,7 @@ func positionsOf(root *yaml.Node) *positions {
 		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column))
 	})
 	entries = slices.CompactFunc(entries, func(a, b position) bool { return a.path == b.path })
-	return &positions{entries: slices.Clip(entries)}
+	return &positions{entries: slices.Clip(entries), aliased: aliased}
 }
 
 // find is the line and column of the node of path, else of its nearest
