@@ -400,7 +400,7 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	}
 	newest[0].readOperations()
 	rest := older
-	if !opts.Full && outlineAll(older, opts.Validator) == outlined {
+	if !opts.Full && outlineAll(older, opts.Validator) {
 		if newest[0].outlineTree() {
 			views := map[digest]*Operation{}
 			newest[0].addViews(views, newest[0].ops)

@@ -33,19 +33,6 @@ type outline struct {
 // digest is a prune Signature: 128 bits.
 type digest = [2]uint64
 
-// outlineResult says how reading an outline went.
-type outlineResult int
-
-const (
-	outlined outlineResult = iota
-	// notReduced: a document the fast pass does not reduce (or that does
-	// not parse): the whole load reads it, and reports its errors.
-	notReduced
-	// refused: a part of the document that the loader would refuse: the
-	// whole load reports it.
-	refused
-)
-
 // outlineTree reads d's outline and places from its tree (prepared); ok
 // is false when d cannot be reduced.
 func (d *VersionDocument) outlineTree() (ok bool) {
@@ -75,28 +62,17 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 
 // outlineAll reads the outline of each document, two at a time, and lets
 // each tree go once read: what a set of large documents keeps is their
-// outlines, not their trees. It stops at the first document it cannot
-// outline.
-// Each is read as the loader would read it (prune.Validator.CheckAll):
-// nothing loads them.
-func outlineAll(docs []*VersionDocument, v *prune.Validator) outlineResult {
-	results := make([]outlineResult, len(docs))
+// outlines, not their trees. Each is read as the loader would read it
+// (prune.Validator.CheckAll): nothing loads them. It reports whether every
+// document could be reduced and read so.
+func outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
+	ok := make([]bool, len(docs))
 	parallel(docs, func(i int, d *VersionDocument) {
 		d.Source.prepare()
-		switch {
-		case !d.outlineTree():
-			results[i] = notReduced
-		case v.CheckAll(d.Source.doc) != nil:
-			results[i] = refused
-		}
+		ok[i] = d.outlineTree() && v.CheckAll(d.Source.doc) == nil
 		d.Source.doc = nil
 	})
-	for _, r := range results {
-		if r != outlined {
-			return r
-		}
-	}
-	return outlined
+	return !slices.Contains(ok, false)
 }
 
 // addViews indexes ops, views of d's operations, by their Signatures in d.
@@ -126,23 +102,26 @@ func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
 }
 
 // loadByParts is LoadDocumentPair's fast path. It reads every document by
-// the fast pass (package prune), one comparison at a time, newest version
-// first, and lets a tree go once its comparisons are planned, keeping the
-// document's outline. Then:
+// the fast pass (package prune), a few ahead on every core (readAhead),
+// plans one comparison at a time, newest version first, and lets a tree go
+// once its comparisons are planned, keeping the document's outline. Then:
 //
 //   - a document whose bytes did not change between base and revision is
-//     not diffed;
+//     read once, for both, and not diffed;
 //   - an operation that reads the same (with all it reaches) in several
 //     comparisons, on each side, is diffed in the first (the newest) only,
 //     and so are the changes outside the operations (Covered,
 //     DocumentFrom); a comparison left with nothing of its own is not
-//     diffed at all;
+//     diffed at all; documents with YAML aliases diff their own;
 //   - a comparison that diffs the newest document of a set keeps every
 //     operation of its copies, the unchanged ones without their schemas,
 //     so that they hold the views of the operations; another comparison's
 //     copies keep only its own changes (prune.DecideOnly);
 //   - every other document takes its operations from a copy loaded where
-//     they read the same, else is loaded without its schemas.
+//     they read the same, else is loaded without its schemas;
+//   - every part of every document is read as the loader would read it:
+//     in a copy loaded, cut from one and read by the validator, or read by
+//     it alone (prune.Validator.CheckAll).
 //
 // done is false when a document cannot be reduced; whole says a part of
 // one would not load, and the whole documents must report it.
