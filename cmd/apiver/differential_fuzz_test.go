@@ -20,26 +20,37 @@ import (
 // ones, and the styles; the rest drive the generator and the mutations
 // (past its end, a fixed pseudo-random stream: any input is a pair).
 func FuzzPipelinesAgree(f *testing.F) {
+	fuzzPipelines(f, func(t *testing.T, p fuzzPair, _ chooser) (commands [][]string, written string) {
+		writeCaseFile(t, p.baseName, p.base)
+		writeCaseFile(t, p.revisionName, p.revision)
+		return [][]string{
+			{"check", p.baseName, p.revisionName},
+			{"diff", "--format", "json", p.baseName, p.revisionName},
+			{"changelog", "build", "."},
+		}, fmt.Sprintf("-- %s --\n%s\n-- %s --\n%s", p.baseName, p.base, p.revisionName, p.revision)
+	})
+}
+
+// fuzzPipelines runs, in a folder of its own, the commands write gives for
+// each generated pair (after writing the pair its way) through both
+// pipelines; what it wrote is logged when they differ.
+func fuzzPipelines(f *testing.F, write func(t *testing.T, p fuzzPair, c chooser) (commands [][]string, written string)) {
 	for _, seed := range fuzzSeeds() {
 		f.Add(seed)
 	}
 	fastPipelineOnly(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := newFuzzPair(newFuzzInput(data))
+		c := newFuzzInput(data)
+		p := newFuzzPair(c)
 		t.Chdir(t.TempDir())
-		writeCaseFile(t, p.baseName, p.base)
-		writeCaseFile(t, p.revisionName, p.revision)
+		commands, written := write(t, p, c)
 		agreed := true
-		for _, args := range [][]string{
-			{"check", p.baseName, p.revisionName},
-			{"diff", "--format", "json", p.baseName, p.revisionName},
-			{"changelog", "build", "."},
-		} {
+		for _, args := range commands {
 			_, ok := agree(t, p.name, args)
 			agreed = agreed && ok
 		}
 		if !agreed {
-			t.Logf("-- %s --\n%s\n-- %s --\n%s", p.baseName, p.base, p.revisionName, p.revision)
+			t.Log(written)
 		}
 	})
 }
