@@ -73,20 +73,8 @@ func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath stri
 	if revision, err = specs.ReadDocumentSet(revisionPath, revisionOpts); err != nil {
 		return nil, err
 	}
-	opts := pairOptions(f.fullPipeline, f.verbose, f.stderr)
-	// A comparison loads about as much as a pair of its largest documents:
-	// the others are read by blocks (or, one by one, by the fast pass).
-	opts.Read(2 * max(largestDocument(base), largestDocument(revision)))
-	return specs.LoadDocumentPair(base, revision, opts)
-}
-
-// largestDocument is the size of a set's largest document.
-func largestDocument(set *specs.DocumentSet) int64 {
-	var n int64
-	for _, d := range set.Documents {
-		n = max(n, d.Source.Size())
-	}
-	return n
+	// LoadDocumentPair tells opts.Read what it holds at once.
+	return specs.LoadDocumentPair(base, revision, pairOptions(f.fullPipeline, f.verbose, f.stderr))
 }
 
 // compareDocuments is compare for two document sets.
