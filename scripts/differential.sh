@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The long differential run (issue 21): the fast pipeline against the full
 # one on many seeded mutations of the real corpus, then on generated
-# documents under the fuzzer. Any difference fails the run; a corpus pair
-# that differs is kept under $OUT, a fuzz input under
-# cmd/apiver/testdata/fuzz/FuzzPipelinesAgree/.
+# documents under the fuzzer, as they are and split into version documents.
+# Any difference fails the run; a corpus pair that differs is kept under
+# $OUT, a fuzz input under cmd/apiver/testdata/fuzz/<the fuzz test>/.
 #
 #   scripts/differential.sh
 #   MUTATIONS=60 FUZZTIME=5m SEED=42 scripts/differential.sh
@@ -11,7 +11,7 @@
 #   MUTATIONS  mutations of the corpus, in all (default 300)
 #   SNAPSHOTS  how many snapshots, oldest first, to draw from (default 0: all)
 #   SEED       the corpus run's seed (default: random, printed)
-#   FUZZTIME   the fuzzer's budget (default 10m)
+#   FUZZTIME   each fuzz test's budget (default 10m)
 #   OUT        where differing corpus pairs are kept (default: a temporary
 #              folder, removed when nothing differs)
 set -euo pipefail
@@ -38,12 +38,13 @@ fi
 
 # Nearly every input reaches new code in kin-openapi or oasdiff; minimising
 # each (60 s by default) would spend the budget.
-echo "== fuzz: FuzzPipelinesAgree for $fuzztime"
-go test ./cmd/apiver -run '^$' -fuzz '^FuzzPipelinesAgree$' -fuzztime "$fuzztime" -fuzzminimizetime 1x -timeout 0 >"$log" 2>&1 || status=1
-execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-echo "fuzz: $execs generated pairs ($((execs * 2)) documents), $((execs * 3)) commands through both pipelines"
+for target in FuzzPipelinesAgree FuzzDocumentPipelinesAgree; do
+  echo "== fuzz: $target for $fuzztime"
+  go test ./cmd/apiver -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 1x -timeout 0 >"$log" 2>&1 || { status=1; grep -vE '^fuzz: elapsed' "$log" || true; }
+  execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+  echo "fuzz: $execs generated pairs through both pipelines"
+done
 if [ "$status" != 0 ]; then
-  grep -vE '^fuzz: elapsed' "$log" || true
   echo "DIFFERENCES FOUND (corpus seed $seed; differing corpus pairs under $out)"
   exit 1
 fi
