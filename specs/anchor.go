@@ -92,13 +92,20 @@ func itemStep(item *yaml.Node, index int) step {
 // follow walks path from root as far as the document has it and returns
 // the line where it stops.
 func follow(root *yaml.Node, path []step) int {
-	line, _ := followTo(root, path)
+	n, line := root, root.Line
+	for _, s := range path {
+		next, at := move(n, s)
+		if next == nil {
+			break
+		}
+		n, line = next, at.Line
+	}
 	return line
 }
 
-// moveTo takes one step from n: the child and the node that names it (a
+// move takes one step from n: the child and the node that names it (a
 // mapping key, a sequence item itself).
-func moveTo(n *yaml.Node, s step) (next, naming *yaml.Node) {
+func move(n *yaml.Node, s step) (next, naming *yaml.Node) {
 	switch {
 	case !s.seq && n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -177,21 +184,6 @@ func pathTo(root *yaml.Node, line, column int) []step {
 			return path
 		}
 	}
-}
-
-// followTo walks path from root as far as the document has it and returns
-// the line and column where it stops.
-func followTo(root *yaml.Node, path []step) (line, column int) {
-	n := root
-	line, column = root.Line, root.Column
-	for _, s := range path {
-		next, at := moveTo(n, s)
-		if next == nil {
-			break
-		}
-		n, line, column = next, at.Line, at.Column
-	}
-	return line, column
 }
 
 // RepoRoot is the directory that annotated files are named relative to:

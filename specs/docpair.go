@@ -9,7 +9,6 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
-	"golang.org/x/sync/errgroup"
 )
 
 // DocumentComparison is two version documents to compare.
@@ -231,12 +230,7 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 
 // parallel calls fn on every document, one per core.
 func parallel(docs []*VersionDocument, fn func(int, *VersionDocument)) {
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, d := range docs {
-		g.Go(func() error { fn(i, d); return nil })
-	}
-	_ = g.Wait()
+	parallelDo(len(docs), func(i int) { fn(i, docs[i]) })
 }
 
 // loadAll loads documents in parallel with load; their notes are told in
@@ -326,7 +320,7 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, c
 // line itself when d has none of it, or its places are gone.
 func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
 	if places := d.positions(); places != nil {
-		if at, _, ok := places.find(node); ok {
+		if at, ok := places.find(node); ok {
 			return at
 		}
 	}

@@ -112,14 +112,14 @@ func positionsOf(root *yaml.Node) *positions {
 	return &positions{entries: slices.Clip(entries), aliased: aliased}
 }
 
-// find is the line and column of the node of path, else of its nearest
-// ancestor the document has; ok is false when it has none of them.
-func (p *positions) find(path NodePath) (line, column int, ok bool) {
+// find is the line of the node of path, else of its nearest ancestor the
+// document has; ok is false when it has none of them.
+func (p *positions) find(path NodePath) (line int, ok bool) {
 	for i := len(path) - 1; i >= 0; i-- {
 		j, found := slices.BinarySearchFunc(p.entries, path[i], func(e position, h uint64) int { return cmp.Compare(e.path, h) })
 		if found {
-			return int(p.entries[j].line), int(p.entries[j].column), true
+			return int(p.entries[j].line), true
 		}
 	}
-	return 0, 0, false
+	return 0, false
 }

@@ -38,14 +38,14 @@ func TestNodePathsPlaceNodesOfOneLine(t *testing.T) {
 		{"responses", 9},
 	} {
 		path := nodeAt(flowRoot, 1, column(flow, tc.at))
-		if line, _, ok := places.find(path); !ok || line != tc.wantLine {
+		if line, ok := places.find(path); !ok || line != tc.wantLine {
 			t.Errorf("%s: placed on line %d (found %v), want %d", tc.at, line, ok, tc.wantLine)
 		}
 	}
 	// A node the block text does not have: its nearest ancestor there.
 	other := `{paths: {/a: {get: {summary: gone}}}}`
 	path := nodeAt(parseNode([]byte(other)), 1, column(other, "summary"))
-	if line, _, ok := places.find(path); !ok || line != 3 {
+	if line, ok := places.find(path); !ok || line != 3 {
 		t.Errorf("a node the document lacks: placed on line %d (found %v), want 3, the operation's", line, ok)
 	}
 }
