@@ -28,45 +28,55 @@ func TestEquivalencesKeepRequestTightenings(t *testing.T) {
 	names := corpus.Names(t)
 	cfg := policy.DefaultConfig()
 	for i := 1; i < len(names); i++ {
-		base, err := specs.Load(filepath.Join(dir, names[i-1]), specs.LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		revision, err := specs.Load(filepath.Join(dir, names[i]), specs.LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts := diff.Options{Product: "atlas", Levels: cfg.ChangeLevels(), Date: revision.Date}
-		effective, err := diff.Compare(base, revision, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Literal = true
-		literal, err := diff.Compare(base, revision, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, after := tightenings(literal), tightenings(effective)
-		var lostLength int
-		for key := range before {
-			if after[key] {
-				continue
-			}
-			if lengthLimit.MatchString(key.id) {
-				lostLength++
-				t.Logf("%s → %s: implied by its pattern: %s", names[i-1], names[i], key)
-				continue
-			}
-			t.Errorf("%s → %s: %s lost by the equivalences", names[i-1], names[i], key)
-		}
-		for key := range after {
-			if !before[key] && !lengthLimit.MatchString(key.id) {
-				t.Errorf("%s → %s: %s appears only with the equivalences", names[i-1], names[i], key)
-			}
-		}
-		t.Logf("%s → %s: %d request tightenings without the equivalences, %d with them (%d length limits the pattern implied)",
-			names[i-1], names[i], len(before), len(after), lostLength)
+		t.Run(names[i], func(t *testing.T) {
+			t.Parallel()
+			equivalencesKeepRequestTightenings(t, filepath.Join(dir, names[i-1]), filepath.Join(dir, names[i]), cfg)
+		})
 	}
+}
+
+// equivalencesKeepRequestTightenings checks one pair; the subtest's name
+// is the revision's, the log names both.
+func equivalencesKeepRequestTightenings(t *testing.T, basePath, revisionPath string, cfg policy.Config) {
+	base, err := specs.Load(basePath, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revision, err := specs.Load(revisionPath, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := diff.Options{Product: "atlas", Levels: cfg.ChangeLevels(), Date: revision.Date}
+	effective, err := diff.Compare(base, revision, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Literal = true
+	literal, err := diff.Compare(base, revision, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair := filepath.Base(basePath) + " → " + filepath.Base(revisionPath)
+	before, after := tightenings(literal), tightenings(effective)
+	var lostLength int
+	for key := range before {
+		if after[key] {
+			continue
+		}
+		if lengthLimit.MatchString(key.id) {
+			lostLength++
+			t.Logf("%s: implied by its pattern: %s", pair, key)
+			continue
+		}
+		t.Errorf("%s: %s lost by the equivalences", pair, key)
+	}
+	for key := range after {
+		if !before[key] && !lengthLimit.MatchString(key.id) {
+			t.Errorf("%s: %s appears only with the equivalences", pair, key)
+		}
+	}
+	t.Logf("%s: %d request tightenings without the equivalences, %d with them (%d length limits the pattern implied)",
+		pair, len(before), len(after), lostLength)
 }
 
 type tightening struct{ operation, version, id, message string }

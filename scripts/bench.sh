@@ -73,7 +73,7 @@ config=cmd/apiver/testdata/atlas.yaml
 
 if [ "${1:-}" = documents ]; then
   split="$work/split"
-  APIVER_SPLIT_TO="$split" go test ./cmd/apiver -run '^TestWriteDocumentSplit$' -count=1 >/dev/null
+  APIVER_LONG=1 APIVER_SPLIT_TO="$split" go test ./cmd/apiver -run '^TestWriteDocumentSplit$' -count=1 >/dev/null
   # A pull request that changes one operation of the newest document, and
   # the same change to the published file.
   cp -r "$split/docs/2024-12-19" "$split/docs/pr"

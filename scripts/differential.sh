@@ -28,7 +28,7 @@ status=0
 
 echo "== corpus: $mutations mutations, seed $seed, snapshots: $([ "$snapshots" = 0 ] && echo all || echo "the oldest $snapshots")"
 APIVER_DIFF_MUTATIONS=$mutations APIVER_DIFF_SEED=$seed APIVER_DIFF_SNAPSHOTS=$snapshots \
-  go test ./cmd/apiver -run '^TestPipelinesAgreeOnCorpusMutations$' -count=1 -timeout 0 -v \
+  APIVER_LONG=1 go test ./cmd/apiver -run '^TestPipelinesAgreeOnCorpusMutations$' -count=1 -timeout 0 -v \
   -artifacts -outputdir "$out" >"$log" 2>&1 || status=1
 grep -E 'revision [0-9]+ \(|compared|kept in|^(--- |FAIL|ok|PASS)' "$log" || true
 if [ "$status" != 0 ]; then

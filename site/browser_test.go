@@ -15,6 +15,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/internal/longtest"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/site"
 	"github.com/chromedp/cdproto/cdp"
@@ -182,10 +183,11 @@ func TestBrowser(t *testing.T) {
 
 // TestBrowserRealIndexHeight builds the site of the real corpus and reads
 // its index as a desktop reader would: at 1280×900 the whole page is at
-// most 10 screens (measured: 5.6). It needs the corpus, so -short skips it.
+// most 10 screens (measured: 5.6).
 func TestBrowserRealIndexHeight(t *testing.T) {
+	snapshots := corpus.Unpack(t)
 	b := newBrowser(t)
-	paths, err := changelog.ListSnapshots(corpus.Unpack(t))
+	paths, err := changelog.ListSnapshots(snapshots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,16 +233,14 @@ type browser struct {
 	url string
 }
 
-// newBrowser starts Chromium, or skips the test without it unless
-// APIVER_BROWSER_TEST=1 (CI sets it, so a missing browser fails there).
+// newBrowser starts Chromium. The browser tests are long ones; the long
+// suite fails without Chromium, so that CI cannot skip them.
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	longtest.Require(t, "drives headless Chromium")
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
-		if os.Getenv("APIVER_BROWSER_TEST") == "1" {
-			t.Fatal("APIVER_BROWSER_TEST=1 but chromium is not installed")
-		}
-		t.Skip("chromium not installed")
+		t.Fatalf("the browser tests need chromium on the path (Debian: apt-get install chromium): %v", err)
 	}
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,

@@ -2,18 +2,16 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/apiver/apiver/internal/filelock"
+	"github.com/apiver/apiver/internal/longtest"
 )
 
 // tinySpec is a one-operation snapshot whose response adds a property in
@@ -49,20 +47,6 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// apiverProcess runs this test binary as apiver in dir, as a separate
-// process. hangGuard only turns a hang into a failure; nothing is timed.
-func apiverProcess(t *testing.T, dir string, args ...string) *exec.Cmd {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1")
-	return cmd
-}
-
-const hangGuard = 2 * time.Minute
-
 // recordedDates reads the dates a changelog records.
 func recordedDates(t *testing.T, path string) []string {
 	t.Helper()
@@ -83,12 +67,13 @@ func recordedDates(t *testing.T, path string) []string {
 
 // TestConcurrentUpdate runs two `changelog update`s with different releases
 // on one changelog at once, as two release pipelines would: both releases
-// are kept, every round. The changelog is reached through a symlink in
-// half of the rounds, which must stay a link.
+// are kept, every round (10; 100 in the long suite). The changelog is
+// reached through a symlink in half of the rounds, which must stay a link.
 func TestConcurrentUpdate(t *testing.T) {
-	rounds := 100
-	if testing.Short() {
-		rounds = 10
+	t.Parallel()
+	rounds := 10
+	if longtest.Enabled() && !testing.Short() {
+		rounds = 100
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -150,6 +135,7 @@ func TestConcurrentUpdate(t *testing.T) {
 // A run that cannot get the lock within --lock-timeout gives up with exit 2
 // and leaves the file alone.
 func TestLockTimeout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"api-2024-01-01.yaml": tinySpec("id"),
@@ -192,6 +178,7 @@ func TestLockTimeout(t *testing.T) {
 // Named pipes, devices and /dev/stdin are refused at once, before anything
 // waits on them; "-" reads standard input explicitly.
 func TestSpecialFilesAreRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"api-2024-01-01.yaml": tinySpec("id"),
@@ -242,6 +229,7 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 
 // "-" reads the snapshot from standard input, under the same size limit.
 func TestStdinDash(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := apiverProcess(t, dir, "versions", "--format", "json", "-")
 	cmd.Stdin = strings.NewReader(tinySpec("id"))

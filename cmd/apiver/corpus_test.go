@@ -1,50 +1,67 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/specs"
+	"github.com/google/go-cmp/cmp"
 )
 
-// TestRealCorpusPairs checks every consecutive pair of the real corpus: each
-// must give a verdict (exit 0 or 1), never an input error or a panic.
-func TestRealCorpusPairs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: loads 23 large snapshots")
+// The real corpus's history is built once per test process and shared by
+// the tests that read it: built by the fast pipeline, as its own process,
+// under the memory limit the README documents. It runs beside the test
+// that starts it, which builds the same history another way meanwhile.
+var realHistory struct {
+	start sync.Once
+	done  chan struct{}
+	run   pipelineRun
+}
+
+// realHistoryArgs is the build the shared history is: the corpus with the
+// config that reads it as latest-version snapshots.
+func realHistoryArgs(t *testing.T) []string {
+	t.Helper()
+	config, err := filepath.Abs("testdata/atlas.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir := corpus.Unpack(t)
-	names := corpus.Names(t)
-	for i := 1; i < len(names); i++ {
-		base, revision := filepath.Join(dir, names[i-1]), filepath.Join(dir, names[i])
-		var stdout, stderr bytes.Buffer
-		code := run([]string{"check", "--config", "testdata/atlas.yaml", base, revision}, &stdout, &stderr)
-		if code != exitPass && code != exitPolicy {
-			t.Errorf("check %s %s: exit %d: %s", names[i-1], names[i], code, stderr.String())
-		}
+	return []string{"changelog", "build", "--config", config, corpus.Shared(t)}
+}
+
+// startRealHistory starts the shared build, once, and returns a function
+// that waits for it.
+func startRealHistory(t *testing.T) (wait func() pipelineRun) {
+	t.Helper()
+	args := realHistoryArgs(t)
+	realHistory.start.Do(func() {
+		realHistory.done = make(chan struct{})
+		go func() {
+			defer close(realHistory.done)
+			realHistory.run = runProcess(corpusGuard, "", []string{"GOMEMLIMIT=256MiB", specs.FullPipelineEnv + "="}, args...)
+		}()
+	})
+	return func() pipelineRun {
+		<-realHistory.done
+		return realHistory.run
 	}
 }
 
-// TestRealHistoryUnderMemoryLimit builds the history of the real corpus with
-// the memory limit the README documents: it must still succeed.
+// TestRealHistoryUnderMemoryLimit: the shared build of the real history,
+// under the memory limit the README documents, succeeds, holds every
+// release, and its Markdown reads like a hand-written changelog.
 func TestRealHistoryUnderMemoryLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: builds the 23-snapshot history")
+	t.Parallel()
+	built := startRealHistory(t)()
+	if built.code != exitPass {
+		t.Fatalf("changelog build with GOMEMLIMIT=256MiB: %s", built)
 	}
-	dir := corpus.Unpack(t)
-	out := filepath.Join(t.TempDir(), "history.json")
-	cmd := exec.Command(os.Args[0], "changelog", "build", "--config", "testdata/atlas.yaml", dir, "-o", out)
-	cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1", "GOMEMLIMIT=256MiB")
-	if output, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("changelog build with GOMEMLIMIT=256MiB: %v\n%s", err, output)
-	}
-	h, err := changelog.Read(out)
+	h, err := changelog.Parse([]byte(built.stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +69,7 @@ func TestRealHistoryUnderMemoryLimit(t *testing.T) {
 		t.Errorf("%d releases, want %d", got, want)
 	}
 
-	// The Markdown of the whole history reads like a hand-written changelog:
-	// at most 5,000 lines, though the JSON keeps every change.
+	// At most 5,000 lines of Markdown, though the JSON keeps every change.
 	releases, err := h.Releases()
 	if err != nil {
 		t.Fatal(err)
@@ -77,69 +93,82 @@ func TestRealHistoryUnderMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestRealPairOneScreen holds the check of the real pair 2024-11-19 →
-// 2024-12-19 to what a reviewer reads in one screen: its error findings
-// are at most 60 root changes, the text is at most 200 lines, and GitHub
-// gets at most ten error annotations.
-func TestRealPairOneScreen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: loads two large snapshots")
-	}
-	const base, revision = "atlas-api-2024-11-19.yaml", "atlas-api-2024-12-19.yaml"
-	t.Chdir(corpus.Unpack(t, base, revision))
-	var report struct {
-		Summary struct {
-			Errors int
-			Groups struct{ Errors int }
-		}
-	}
-	if err := json.Unmarshal([]byte(runCheck(t, exitPolicy, "check", "--format", "json", base, revision)), &report); err != nil {
-		t.Fatal(err)
-	}
-	if report.Summary.Errors == 0 || report.Summary.Groups.Errors > 60 {
-		t.Errorf("%d error findings in %d groups, want at most 60 groups", report.Summary.Errors, report.Summary.Groups.Errors)
-	}
-	text := runCheck(t, exitPolicy, "check", base, revision)
-	if n := strings.Count(text, "\n"); n > 200 {
-		t.Errorf("text is %d lines, want at most 200", n)
-	}
-	if !strings.HasPrefix(text, "check FAILED: ") {
-		t.Errorf("text does not start with the verdict: %.80q", text)
-	}
-	annotations := runCheck(t, exitPolicy, "check", "--format", "githubactions", base, revision)
-	if n := strings.Count(annotations, "\n::error "); n > 10 || !strings.HasPrefix(annotations, "::error ") {
-		t.Errorf("%d error annotations, want at most 10 (the first on the first line)", n+1)
+// TestPipelinesAgreeOnRealHistory: the full pipeline builds the real
+// history byte for byte as the shared fast build does.
+func TestPipelinesAgreeOnRealHistory(t *testing.T) {
+	t.Parallel()
+	wait := startRealHistory(t)
+	args := realHistoryArgs(t)
+	full := runProcess(corpusGuard, "", []string{specs.FullPipelineEnv + "=1"}, args...)
+	if diff := cmp.Diff(full.String(), wait().String()); diff != "" {
+		t.Errorf("apiver %s: the fast pipeline differs from the full one (-full +fast):\n%s", strings.Join(args, " "), diff)
 	}
 }
 
 // TestRealHistoryDetectsLatestVersion: the real corpus publishes only the
 // newest version of each operation; without a config that says so, the
 // history is the one snapshot: latest-version gives, and a note says why.
+// It is built with -v: no reduced text failed to load where the whole did.
 func TestRealHistoryDetectsLatestVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: builds the 23-snapshot history twice")
+	t.Parallel()
+	wait := startRealHistory(t)
+	// No config at all: none named, none in this folder or above it up to
+	// the git top.
+	detected := runProcess(corpusGuard, "", []string{configEnv + "=", specs.FullPipelineEnv + "="}, "changelog", "build", "-v", corpus.Shared(t))
+	if detected.code != exitPass || strings.Count(detected.stderr, "read as snapshot: latest-version") != 1 {
+		t.Fatalf("build without a config: exit %d, stderr %q; want 0 and one note", detected.code, detected.stderr)
 	}
-	dir := corpus.Unpack(t)
-	out := t.TempDir()
-	detected, declared := filepath.Join(out, "detected.json"), filepath.Join(out, "declared.json")
-	// No config at all: none in this folder or above it up to the git top.
-	t.Setenv(configEnv, "")
-	code, _, stderr := runArgs(t, "changelog", "build", dir, "-o", detected)
-	if code != exitPass || strings.Count(stderr, "read as snapshot: latest-version") != 1 {
-		t.Fatalf("build without a config: exit %d, stderr %q; want 0 and one note", code, stderr)
+	for line := range strings.Lines(detected.stderr) {
+		if strings.Contains(line, "did not load") {
+			t.Errorf("changelog build -v: %s", line)
+		}
 	}
-	if code, _, stderr := runArgs(t, "changelog", "build", "--config", "testdata/atlas.yaml", dir, "-o", declared); code != exitPass || stderr != "" {
-		t.Fatalf("build with snapshot: latest-version: exit %d: %s", code, stderr)
+	declared := wait()
+	if declared.code != exitPass || declared.stderr != "" {
+		t.Fatalf("build with snapshot: latest-version: %s", declared)
 	}
-	a, err := os.ReadFile(detected)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(declared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
+	if detected.stdout != declared.stdout {
 		t.Errorf("the history without a config differs from the one with snapshot: latest-version")
+	}
+}
+
+// TestRealPairOneScreen holds the check of the real pair 2024-11-19 →
+// 2024-12-19 to what a reviewer reads in one screen: its error findings
+// are at most 60 root changes, the text is at most 200 lines, and GitHub
+// gets at most ten error annotations.
+func TestRealPairOneScreen(t *testing.T) {
+	t.Parallel()
+	const base, revision = "atlas-api-2024-11-19.yaml", "atlas-api-2024-12-19.yaml"
+	dir := corpus.Shared(t)
+	check := func(args ...string) string {
+		t.Helper()
+		r := runProcess(corpusGuard, dir, []string{configEnv + "=", specs.FullPipelineEnv + "="}, append(append([]string{"check"}, args...), base, revision)...)
+		if r.code != exitPolicy {
+			t.Fatalf("apiver check %s: %s; want exit %d", strings.Join(args, " "), r, exitPolicy)
+		}
+		return r.stdout
+	}
+	var report struct {
+		Summary struct {
+			Errors int
+			Groups struct{ Errors int }
+		}
+	}
+	if err := json.Unmarshal([]byte(check("--format", "json")), &report); err != nil {
+		t.Fatal(err)
+	}
+	if report.Summary.Errors == 0 || report.Summary.Groups.Errors > 60 {
+		t.Errorf("%d error findings in %d groups, want at most 60 groups", report.Summary.Errors, report.Summary.Groups.Errors)
+	}
+	text := check()
+	if n := strings.Count(text, "\n"); n > 200 {
+		t.Errorf("text is %d lines, want at most 200", n)
+	}
+	if !strings.HasPrefix(text, "check FAILED: ") {
+		t.Errorf("text does not start with the verdict: %.80q", text)
+	}
+	annotations := check("--format", "githubactions")
+	if n := strings.Count(annotations, "\n::error "); n > 10 || !strings.HasPrefix(annotations, "::error ") {
+		t.Errorf("%d error annotations, want at most 10 (the first on the first line)", n+1)
 	}
 }

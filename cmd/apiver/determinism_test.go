@@ -1,25 +1,31 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apiver/apiver/internal/longtest"
 )
 
-// TestDeterminism runs every command as its own process twenty times with
-// GOMAXPROCS=1 and twenty times with GOMAXPROCS=8: stdout, stderr, the exit
-// code and every file written must be the same bytes each time.
+// TestDeterminism runs every command as its own process three times with
+// GOMAXPROCS=1 and three times with GOMAXPROCS=8 (twenty times each in the
+// long suite): stdout, stderr, the exit code and every file written must be
+// the same bytes each time.
 func TestDeterminism(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipped in -short mode: runs apiver 40 times per command")
+		t.Skip("skipped in -short mode: runs apiver 6 times per command")
+	}
+	t.Parallel()
+	runs := 3
+	if longtest.Enabled() {
+		runs = 20
 	}
 	seed, _ := filepath.Abs("../../testdata/seed-history")
 	golden, _ := filepath.Abs("../../testdata/golden/changelog.json")
@@ -52,8 +58,8 @@ func TestDeterminism(t *testing.T) {
 			// Two at a time: one per core of a small CI machine.
 			for _, procs := range []string{"1", "8"} {
 				wg.Go(func() {
-					for range 20 {
-						out := runProcess(t, procs, args)
+					for range runs {
+						out := describeProcess(t, procs, args)
 						mu.Lock()
 						outputs[out] = append(outputs[out], procs)
 						mu.Unlock()
@@ -72,29 +78,21 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// runProcess runs apiver in a fresh folder and describes everything it
+// describeProcess runs apiver in a fresh folder and describes everything it
 // produced: exit code, stdout, stderr and a digest of each file written.
-func runProcess(t *testing.T, procs string, args []string) string {
+func describeProcess(t *testing.T, procs string, args []string) string {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
 		t.Error(err)
 		return ""
 	}
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1", "GOMAXPROCS="+procs)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Error(err)
+	r := runProcess(hangGuard, dir, []string{"GOMAXPROCS=" + procs}, args...)
+	if r.code == -1 {
+		t.Error(r.stderr)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "exit %d\nstdout %x\nstderr %s\n", code, sha256.Sum256(stdout.Bytes()), stderr.String())
-	err = filepath.WalkDir(filepath.Join(dir, "out"), func(path string, d fs.DirEntry, err error) error {
+	fmt.Fprintf(&b, "exit %d\nstdout %x\nstderr %s\n", r.code, sha256.Sum256([]byte(r.stdout)), r.stderr)
+	err := filepath.WalkDir(filepath.Join(dir, "out"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ func TestUpdateSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: runs apiver twenty times")
 	}
+	t.Parallel()
 	seed, _ := filepath.Abs("../../testdata/seed-history")
 	base, revision := filepath.Join(seed, "example-2026-02-10.yaml"), filepath.Join(seed, "example-2026-02-11.yaml")
 	dir := t.TempDir()
@@ -27,8 +26,8 @@ func TestUpdateSurvivesKill(t *testing.T) {
 	if err := os.WriteFile(target, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code := run([]string{"changelog", "update", "--changelog", target, base, revision}, io.Discard, io.Discard); code != exitPass {
-		t.Fatalf("update: exit %d", code)
+	if r := runProcess(hangGuard, dir, nil, "changelog", "update", "--changelog", target, base, revision); r.code != exitPass {
+		t.Fatalf("update: %s", r)
 	}
 	complete, err := os.ReadFile(target)
 	if err != nil {
@@ -39,8 +38,7 @@ func TestUpdateSurvivesKill(t *testing.T) {
 		if err := os.WriteFile(target, old, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(os.Args[0], "changelog", "update", "--changelog", target, base, revision)
-		cmd.Env = append(os.Environ(), "APIVER_AS_MAIN=1")
+		cmd := apiverProcess(t, dir, "changelog", "update", "--changelog", target, base, revision)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -61,8 +59,8 @@ func TestUpdateSurvivesKill(t *testing.T) {
 		}
 	}
 	// Whatever a kill left, the next run clears.
-	if code := run([]string{"changelog", "update", "--changelog", target, base, revision}, io.Discard, io.Discard); code != exitPass {
-		t.Fatalf("update: exit %d", code)
+	if r := runProcess(hangGuard, dir, nil, "changelog", "update", "--changelog", target, base, revision); r.code != exitPass {
+		t.Fatalf("update: %s", r)
 	}
 	if left := besides(t, dir); len(left) > 0 {
 		t.Errorf("temporary files left beside the changelog: %v", left)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/internal/longtest"
+
 	"github.com/apiver/apiver/specs"
 )
 
@@ -57,9 +59,7 @@ components:
 // two such snapshots ends, in both pipelines, and finds the one value
 // removed at its line.
 func TestLargeEnums(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: checks snapshots of 290,000 enum values")
-	}
+	longtest.Require(t, "checks snapshots of 290,000 enum values")
 	t.Chdir(t.TempDir())
 	write := func(name, text string) string {
 		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {

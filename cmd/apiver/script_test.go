@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apiver/apiver/internal/corpus"
+
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -14,9 +16,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv("APIVER_AS_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingSharedCorpus{m}, map[string]func(){
 		"apiver": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// removingSharedCorpus runs the tests, then removes the real corpus they
+// unpacked once (testscript.Main exits when they end).
+type removingSharedCorpus struct{ m *testing.M }
+
+func (r removingSharedCorpus) Run() int {
+	defer corpus.RemoveShared()
+	return r.m.Run()
 }
 
 // TestScripts runs the whole-CLI scenarios in testdata/script. $SEED is the

@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/apiver/apiver/internal/longtest"
 )
 
 // Dir is the folder of gzipped snapshots: $APIVER_CORPUS, or
@@ -58,18 +61,59 @@ func Unpack(tb testing.TB, names ...string) string {
 		names = Names(tb)
 	}
 	out := tb.TempDir()
-	for _, name := range names {
-		if err := gunzip(filepath.Join(dir, name+".gz"), filepath.Join(out, name)); err != nil {
-			tb.Fatal(err)
-		}
+	if err := unpack(dir, out, names); err != nil {
+		tb.Fatal(err)
 	}
 	return out
 }
 
+// shared is the whole corpus unpacked once per test process.
+var shared struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// Shared is every snapshot, unpacked once per test process into a folder
+// the tests that read the whole corpus share: they must not write into it.
+// RemoveShared, called after the tests, deletes it.
+func Shared(tb testing.TB) string {
+	tb.Helper()
+	dir := require(tb)
+	names := Names(tb)
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "apiver-corpus-")
+		if shared.err == nil {
+			shared.err = unpack(dir, shared.dir, names)
+		}
+	})
+	if shared.err != nil {
+		tb.Fatal(shared.err)
+	}
+	return shared.dir
+}
+
+// RemoveShared deletes the folder Shared unpacked into, if any.
+func RemoveShared() {
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+}
+
+func unpack(from, to string, names []string) error {
+	for _, name := range names {
+		if err := gunzip(filepath.Join(from, name+".gz"), filepath.Join(to, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func require(tb testing.TB) string {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("skipped in -short mode: the real corpus takes minutes under the race detector")
+	// Benchmarks are opt-in already (-bench); tests of the corpus are long.
+	if _, benchmark := tb.(*testing.B); !benchmark {
+		longtest.Require(tb, "the real corpus")
 	}
 	dir, ok := Dir()
 	if !ok {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The full test suite, as CI runs it (.ci/run calls this script):
+#
+#   1. every test with the long suites on (APIVER_LONG=1): the real corpus
+#      (../shared/corpus, skipped when absent), the long differential and
+#      mutation budgets, the random fuzz seeds, the mass subprocess runs and
+#      the browser tests (headless Chromium must be on the path);
+#   2. the race detector over the packages that run work concurrently (the
+#      pipeline's parallel loads and read-ahead, the history, locks and
+#      atomic writes) and the command tests that drive them.
+#
+# Each package is printed as it ends, then the slowest tests of step 1.
+# About 10 minutes on 2 cores; `go test ./...` alone (the quick suite) about 2.
+#
+#   scripts/test.sh
+#   SLOWEST=20 scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# gotestsum reads `go test -json`: a line per package as it ends, and the
+# slowest tests afterwards. Pinned; `go run` builds it once into Go's cache.
+GOTESTSUM_VERSION=v1.13.0
+gotestsum() { go run "gotest.tools/gotestsum@$GOTESTSUM_VERSION" "$@"; }
+slowest=${SLOWEST:-10}
+json="$(mktemp)"
+trap 'rm -f "$json"' EXIT
+
+step() { printf '\n== %s\n' "$*"; }
+took() { printf '   (%s: %d s)\n' "$1" "$(($(date +%s) - $2))"; }
+
+step "go test, long suites on (APIVER_LONG=1)"
+start=$(date +%s)
+status=0
+APIVER_LONG=1 gotestsum --format pkgname --jsonfile "$json" -- -timeout 30m ./... || status=$?
+took "tests" "$start"
+echo "the $slowest slowest tests:"
+gotestsum tool slowest --jsonfile "$json" --num "$slowest"
+[ "$status" = 0 ] || exit "$status"
+
+step "go test -race: the packages that run work concurrently"
+start=$(date +%s)
+# The command tests that load pairs, documents and histories in parallel,
+# take locks and write atomically; -short keeps the race detector off the
+# long suites.
+gotestsum --format pkgname -- -race -short -timeout 20m \
+  ./specs/... ./changelog ./diff ./site ./internal/...
+gotestsum --format pkgname -- -race -short -timeout 20m ./cmd/apiver \
+  -run '^(TestPipelinesAgreeOnRuleCases|TestPipelinesAgreeOnHistory|TestDocumentPipelinesAgree|TestDocumentInputErrorsNotHidden|TestConcurrentUpdate|TestLockTimeout|TestUpdateSurvivesKill|TestGolden)$'
+took "race detector" "$start"
