@@ -12,6 +12,7 @@ import (
 // several response statuses, and keeps apart the changes that differ in
 // anything else.
 func TestGuideLinesMergeStatuses(t *testing.T) {
+	t.Parallel()
 	change := func(id string, level diff.Level, message string) diff.Change {
 		return diff.Change{Operation: "POST /clusters", Version: "2024-08-05", ID: id, Level: level, Message: message}
 	}
@@ -51,6 +52,7 @@ func TestGuideLinesMergeStatuses(t *testing.T) {
 // TestRenderMigrationMergesStatuses: the Markdown and text guides state the
 // change to the 200 and 201 responses once; the JSON keeps both changes.
 func TestRenderMigrationMergesStatuses(t *testing.T) {
+	t.Parallel()
 	var changes []diff.Change
 	for _, status := range []string{"200", "201"} {
 		changes = append(changes, diff.Change{Operation: "POST /clusters", Version: "2024-08-05", ID: "response-required-property-added", Level: diff.Info,

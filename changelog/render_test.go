@@ -48,6 +48,7 @@ func section(t *testing.T, releases []changelog.Release, date string) string {
 // release to the length of its hand-written history (section 9.3) while it
 // still names every item of 9.3 and section 6 for that date.
 func TestSeedRelease20260209(t *testing.T) {
+	t.Parallel()
 	md := section(t, seedReleases(t), "2026-02-09")
 	nonBlank := 0
 	for _, l := range strings.Split(md, "\n") {
@@ -98,6 +99,7 @@ var code = regexp.MustCompile("`([^`]*)`")
 // name of each of its quoted values are in its release's section, and the
 // lines stand for every entry.
 func TestEveryChangeStaysInTheMarkdown(t *testing.T) {
+	t.Parallel()
 	releases := seedReleases(t)
 	history := changelog.NewLifecycles(releases)
 	for _, r := range releases {
@@ -126,6 +128,7 @@ func TestEveryChangeStaysInTheMarkdown(t *testing.T) {
 }
 
 func TestInvisibleValuesAreQuoted(t *testing.T) {
+	t.Parallel()
 	r := changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
 		{Operation: "GET /a", Version: "2023-01-01", ID: "response-property-enum-value-added", Text: "added the new `` enum value to the `kind` response property for the response status `200`"},
 		{Operation: "GET /a", Version: "2023-01-01", ID: "response-property-enum-value-added", Text: "added the new ` ` enum value to the `kind` response property for the response status `200`"},
@@ -140,6 +143,7 @@ func TestInvisibleValuesAreQuoted(t *testing.T) {
 }
 
 func TestStatusesMerge(t *testing.T) {
+	t.Parallel()
 	r := changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
 		{Operation: "GET /a", Version: "2023-01-01", ID: "response-optional-property-became-read-only", Text: "the response optional property `errorCode` became read-only for the status `401`"},
 		{Operation: "GET /a", Version: "2023-01-01", ID: "response-optional-property-became-read-only", Text: "the response optional property `errorCode` became read-only for the status `500`"},
@@ -156,6 +160,7 @@ func entry(op, id, text string) changelog.Entry {
 
 // Sibling oneOf branches of one schema merge into one line that names them.
 func TestVariantsMerge(t *testing.T) {
+	t.Parallel()
 	var changes []changelog.Entry
 	for _, v := range []string{"AnyOtherAlertConfig", "HostAlertConfig", "ClusterAlertConfig"} {
 		for _, op := range []string{"POST /alertConfigs", "PUT /alertConfigs/{id}"} {
@@ -176,6 +181,7 @@ func TestVariantsMerge(t *testing.T) {
 // added to `notifierId` in each notification type of a shared schema) is
 // one line, though oasdiff lists other paths to each branch.
 func TestNestedVariantsMerge(t *testing.T) {
+	t.Parallel()
 	var changes []changelog.Entry
 	for _, v := range []string{"Datadog Notification", "Email Notification", "Slack Notification"} {
 		changes = append(changes, entry("POST /alertConfigs", "request-property-pattern-added",
@@ -195,6 +201,7 @@ func TestNestedVariantsMerge(t *testing.T) {
 // A migration guide lists each edit once: the values of one enum together,
 // the same edit of sibling schemas together, other changes one a line.
 func TestGuideLines(t *testing.T) {
+	t.Parallel()
 	change := func(id, message string) diff.Change {
 		return diff.Change{Operation: "POST /orgs", Version: "2024-01-01", ID: id, Level: diff.Error, Message: message}
 	}
@@ -221,6 +228,7 @@ func TestGuideLines(t *testing.T) {
 // each with its own detail; nothing is claimed for an operation that did
 // not have it.
 func TestOperationsKeepTheirDetails(t *testing.T) {
+	t.Parallel()
 	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
 		entry("POST /orgs", "response-optional-property-added", "added the optional property `roleName` to the response with the `201` status"),
 		entry("GET /orgs/{id}", "response-optional-property-added", "added the optional property `roles/items/roleName` to the response with the `200` status"),
@@ -240,6 +248,7 @@ func TestOperationsKeepTheirDetails(t *testing.T) {
 // Two properties changed in two operations each merge only when every
 // combination happened.
 func TestMergesAreCrossProducts(t *testing.T) {
+	t.Parallel()
 	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: []changelog.Entry{
 		entry("POST /a", "request-property-removed", "removed the request property `x`"),
 		entry("POST /a", "request-property-removed", "removed the request property `y`"),
@@ -261,6 +270,7 @@ func TestMergesAreCrossProducts(t *testing.T) {
 }
 
 func TestLifecycleLines(t *testing.T) {
+	t.Parallel()
 	releases := []changelog.Release{
 		{Date: "2024-03-01", Changes: []changelog.Entry{{Operation: "GET /clusters", Version: "2023-01-01", ID: changelog.VersionRemoved, Breaking: true, Text: "Version 2023-01-01 removed"}}},
 		{Date: "2023-02-01", Changes: []changelog.Entry{
@@ -284,6 +294,7 @@ func TestLifecycleLines(t *testing.T) {
 }
 
 func TestSummaryAndNotesAreShown(t *testing.T) {
+	t.Parallel()
 	e := entry("POST /a", "request-property-removed", "removed the request property `x`")
 	e.Note = "Send `y` instead."
 	releases := []changelog.Release{{Date: "2026-01-01", Summary: "One property goes.", Changes: []changelog.Entry{e}}}
@@ -306,6 +317,7 @@ func TestSummaryAndNotesAreShown(t *testing.T) {
 // TestDeepChangelog: valid JSON nested deeper than the decoder reads is
 // refused for its depth, not as invalid JSON.
 func TestDeepChangelog(t *testing.T) {
+	t.Parallel()
 	data := []byte("[" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "]")
 	_, err := changelog.Parse(data)
 	if err == nil || !strings.Contains(err.Error(), "nested deeper than 128 levels") {
@@ -317,6 +329,7 @@ func TestDeepChangelog(t *testing.T) {
 // start a line with "::" in either format, even after spaces or a lone CR,
 // and shows its control characters escaped.
 func TestHandWrittenTextStartsNoWorkflowCommand(t *testing.T) {
+	t.Parallel()
 	h, err := changelog.Parse([]byte(`[{"date": "2024-02-01", "summary": "Fine\n::error::owned\r::warning::cr\n  ::notice::indented \u001b[31m\u202e",
 		"changes": [{"operation": "GET /a", "version": "2024-01-01", "id": "x", "breaking": false, "text": "changed", "note": "::error::note\r::error::cr"}]}]`))
 	if err != nil {

@@ -45,6 +45,7 @@ func writeDocuments(t *testing.T, dir string, docs map[string]string) *specs.Doc
 // version V. Base: 2023 (removed in the revision) and 2024. Revision: 2024
 // changed in place, 2025 new (changes /a, drops /b, adds /c), a new beta.
 func TestCompareDocuments(t *testing.T) {
+	t.Parallel()
 	for _, full := range []bool{false, true} {
 		dir := t.TempDir()
 		base := writeDocuments(t, filepath.Join(dir, "base"), map[string]string{

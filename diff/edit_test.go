@@ -6,6 +6,7 @@ import (
 )
 
 func TestEditOf(t *testing.T) {
+	t.Parallel()
 	const removed, pattern = "request-property-enum-value-removed", "request-property-pattern-added"
 	for _, c := range []struct {
 		id, message string
@@ -31,6 +32,7 @@ func TestEditOf(t *testing.T) {
 }
 
 func TestSchemaName(t *testing.T) {
+	t.Parallel()
 	for place, want := range map[string]string{
 		"oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]": "Email Notification",
 		"oneOf[#/components/schemas/HostAlertConfig]":                                          "HostAlertConfig",
@@ -48,6 +50,7 @@ func TestSchemaName(t *testing.T) {
 }
 
 func TestGatherEdits(t *testing.T) {
+	t.Parallel()
 	parts := []EditPart{
 		// The values of one enum: one node, two values.
 		{Key: "removed `…` of `role`", Node: "POST /a:roles", Values: []string{"A"}},
@@ -67,6 +70,7 @@ func TestGatherEdits(t *testing.T) {
 }
 
 func TestEditMessage(t *testing.T) {
+	t.Parallel()
 	const removed = "request-property-enum-value-removed"
 	for _, c := range []struct {
 		name, id                 string
@@ -103,6 +107,7 @@ func TestEditMessage(t *testing.T) {
 }
 
 func TestSplitBranch(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ path, prefix, name, rest string }{
 		{"oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]/notifierId",
 			"oneOf[subschema #1: Any]/notifications/items/", "Email Notification", "notifierId"},

@@ -236,6 +236,7 @@ var loadOnly = map[string]bool{
 }
 
 func TestSchemaWalkSeesEveryField(t *testing.T) {
+	t.Parallel()
 	// Every type a document's values have, through every field.
 	next := map[reflect.Type][]reflect.Type{}
 	var collect func(reflect.Type)
@@ -286,6 +287,7 @@ func TestSchemaWalkSeesEveryField(t *testing.T) {
 }
 
 func TestValueKeySharedByEqualValues(t *testing.T) {
+	t.Parallel()
 	for _, v := range enumPool {
 		for _, w := range enumPool {
 			if reflect.DeepEqual(v, w) && valueKey(v) != valueKey(w) {

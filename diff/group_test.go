@@ -3,6 +3,7 @@ package diff
 import "testing"
 
 func TestRootMessage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, root, shape string }{
 		{
 			"the `results/items/oneOf[subschema #2: AZURE]/azureDirectoryId` response property's maxLength was unset from `32` for the response status `200`",
@@ -54,6 +55,7 @@ func TestRootMessage(t *testing.T) {
 }
 
 func TestWithoutElsewhere(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"added the pattern `p` to the request property `a/id` (shared schema: `Root`, also at `b/id`, `c/id` and 11 more)": "added the pattern `p` to the request property `a/id` (shared schema: `Root`)",
 		"added the pattern `p` to the request property `a/id` (also at `b/id`)":                                            "added the pattern `p` to the request property `a/id`",

@@ -6,6 +6,7 @@ import (
 )
 
 func TestPatternBounds(t *testing.T) {
+	t.Parallel()
 	const inf = math.MaxUint64
 	tests := []struct {
 		pattern  string

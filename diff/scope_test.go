@@ -21,6 +21,7 @@ type removal struct {
 // TestRemovalScope: a removal is named by what the revision keeps of it,
 // and a version removed names the version that succeeds it.
 func TestRemovalScope(t *testing.T) {
+	t.Parallel()
 	const base = `openapi: 3.0.3
 info: {title: Widgets, version: "2.0"}
 paths:

@@ -7,6 +7,7 @@ import (
 )
 
 func TestDefiningComponent(t *testing.T) {
+	t.Parallel()
 	shared := &openapi3.Schema{}
 	doc := &openapi3.T{Components: &openapi3.Components{Schemas: openapi3.Schemas{
 		"Shared": {Value: shared},

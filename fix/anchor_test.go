@@ -10,6 +10,7 @@ import (
 // (its aliases to them follow), and an alias to an anchor outside it is
 // replaced by the value it names, so the copy binds to nothing around it.
 func TestCopyRelinksAnchors(t *testing.T) {
+	t.Parallel()
 	src := `top: &n
   type: integer
 a:

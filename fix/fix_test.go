@@ -8,6 +8,7 @@ import (
 )
 
 func TestEntrySpan(t *testing.T) {
+	t.Parallel()
 	src := `a:
   b:
     c: 1
@@ -46,6 +47,7 @@ g: 1
 }
 
 func TestEntryTextReindents(t *testing.T) {
+	t.Parallel()
 	src := "components:\n  schemas:\n    Cluster: # the cluster\n      $ref: '#/components/schemas/Base'\n      description: |\n        two\n          lines\n"
 	d, err := parseDoc("t.yaml", []byte(src))
 	if err != nil {
@@ -64,6 +66,7 @@ func TestEntryTextReindents(t *testing.T) {
 }
 
 func TestRenameVersionText(t *testing.T) {
+	t.Parallel()
 	in := "application/vnd.x.2024-01-01+json:\n  schema:\n    x-version: 2024-01-01\n  x-version: 2024-01-01 # named\n  x-other: \"2024-01-01\"\n  x-note: since 2024-01-01\n"
 	want := "application/vnd.x.2024-01-01+json:\n  schema:\n    x-version: 2024-01-01\n  x-version: 2024-03-01 # named\n  x-other: \"2024-03-01\"\n  x-note: since 2024-01-01\n"
 	if got := renameVersionText(in, "2024-01-01", "2024-03-01"); got != want {
@@ -72,6 +75,7 @@ func TestRenameVersionText(t *testing.T) {
 }
 
 func TestComponentPointers(t *testing.T) {
+	t.Parallel()
 	c, ok := componentOf("#/components/schemas/a~1b~0c/properties/x")
 	if !ok || c != (component{"schemas", "a/b~c"}) {
 		t.Fatalf("componentOf = %v %v", c, ok)
@@ -90,6 +94,7 @@ func TestComponentPointers(t *testing.T) {
 }
 
 func TestSameValue(t *testing.T) {
+	t.Parallel()
 	var a, b yaml.Node
 	if err := yaml.Unmarshal([]byte("{type: string, enum: [A, B]}"), &a); err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, d *diff
 }
 
 func TestVerifyPassesAGoodFix(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema"} {
 		base, revision, d, before, after, res, opts := fixCase(t, name)
 		if err := Verify(base, revision, d, before, after, res, opts); err != nil {
@@ -60,6 +61,7 @@ func TestVerifyPassesAGoodFix(t *testing.T) {
 // whose alias rebinds (an anchor of the copy reused), is refused, though
 // such a file may pass the check.
 func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
+	t.Parallel()
 	base, revision, d, before, after, res, opts := fixCase(t, "comment-column-0")
 	// The restored version without its schema.
 	lines := strings.SplitAfter(string(res.Data), "\n")

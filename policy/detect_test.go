@@ -20,6 +20,7 @@ func ops(versions map[string][]string) []*specs.Operation {
 }
 
 func TestSnapshotEvidence(t *testing.T) {
+	t.Parallel()
 	type snapshot = map[string][]string
 	for _, c := range []struct {
 		name   string
@@ -58,6 +59,7 @@ func TestSnapshotEvidence(t *testing.T) {
 		}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var e SnapshotEvidence
 			for i := 1; i < len(c.series); i++ {
 				e.AddPair(ops(c.series[i-1]), ops(c.series[i]))
@@ -76,6 +78,7 @@ func TestSnapshotEvidence(t *testing.T) {
 // TestDetectSnapshotDeclared: a config that sets snapshot:, even to
 // all-versions, is never overruled; one that leaves it out is.
 func TestDetectSnapshotDeclared(t *testing.T) {
+	t.Parallel()
 	var latest SnapshotEvidence
 	latest.AddPair(ops(map[string][]string{"/a": {"2024-01-01"}}), ops(map[string][]string{"/a": {"2024-03-01"}}))
 	for _, c := range []struct {

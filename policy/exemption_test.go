@@ -6,6 +6,7 @@ import (
 )
 
 func TestOldCheckIDInExemption(t *testing.T) {
+	t.Parallel()
 	list, warnings, err := ParseExemptions("exemptions.yaml", []byte(`
 exemptions:
   - operation: POST /a
@@ -29,6 +30,7 @@ exemptions:
 // method is literal (any case) or *; the path is literal, except that a
 // segment * matches any one segment.
 func TestExemptionOperationMatching(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pattern, operation string
 		match              bool
@@ -62,6 +64,7 @@ func TestExemptionOperationMatching(t *testing.T) {
 // (classes, ?, a * inside a segment) is refused with the exemption named,
 // not read as a pattern in silence.
 func TestExemptionOperationGlobRefused(t *testing.T) {
+	t.Parallel()
 	for _, op := range []string{"GET /[a-z]", "GET /a?", "GET /v*", "GET /a/**", `GET /a\*`, "GET /a/[!b]"} {
 		_, _, err := ParseExemptions("exemptions.yaml", []byte("exemptions:\n  - operation: \""+strings.ReplaceAll(op, `\`, `\\`)+"\"\n    reason: r\n    expires: 2030-01-01\n"))
 		if err == nil || !strings.Contains(err.Error(), "exemptions[0]: operation") {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestGroups(t *testing.T) {
+	t.Parallel()
 	at := func(line int) *diff.Location { return &diff.Location{File: "api.yaml", Line: line} }
 	f := func(op, change, message string, loc *diff.Location) Finding {
 		return Finding{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Operation: op, Version: "2023-01-01", Change: change, Message: message, Location: loc}
@@ -85,6 +86,7 @@ func TestGroups(t *testing.T) {
 // TestGroupAnchor: a group located in the base is anchored by the anchor
 // function; one in the revision is not.
 func TestGroupAnchor(t *testing.T) {
+	t.Parallel()
 	r := &Report{Findings: []Finding{
 		{Rule: OperationRemoved, Severity: Error, Operation: "GET /gone", Message: "removed", Location: &diff.Location{File: "api.yaml", Line: 40, Ref: "main"}},
 		{Rule: SunsetOverdueRule, Severity: Warning, Operation: "GET /old", Version: "2020-01-01", Message: "overdue", Location: &diff.Location{File: "api.yaml", Line: 9}},
@@ -108,6 +110,7 @@ func TestGroupAnchor(t *testing.T) {
 // one root change; so is the same edit made to sibling schemas. Another
 // enum of the same property name losing other values is another.
 func TestGroupsGatherEdits(t *testing.T) {
+	t.Parallel()
 	at := func(line int) *diff.Location { return &diff.Location{File: "api.yaml", Line: line} }
 	f := func(op, change, message string, line int) Finding {
 		return Finding{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Operation: op, Version: "2023-01-01", Change: change, Message: message, Location: at(line)}

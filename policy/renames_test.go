@@ -8,6 +8,7 @@ import (
 )
 
 func TestOldCheckIDsInConfig(t *testing.T) {
+	t.Parallel()
 	cfg, err := policy.ParseConfig("apiver.yaml", []byte(`
 severity:
   added-required-request-body: warning
@@ -43,6 +44,7 @@ severity:
 }
 
 func TestUnknownCheckIDIsRefused(t *testing.T) {
+	t.Parallel()
 	_, err := policy.ParseConfig("apiver.yaml", []byte("severity:\n  no-such-check: error\n"))
 	if err == nil || !strings.Contains(err.Error(), "no-such-check") {
 		t.Fatalf("err = %v, want a refusal naming the id", err)

@@ -8,6 +8,7 @@ import (
 // Values that decoding would take silently, or that break the calendar,
 // are refused with the key and its line.
 func TestConfigValuesMakeSense(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, src string
 		want      string // the error holds this
@@ -26,6 +27,7 @@ func TestConfigValuesMakeSense(t *testing.T) {
 		{"null exemption", "exemptions:\n  - null\n", "line 2: exemptions[0]: null"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := ParseConfig("apiver.yaml", []byte(tt.src))
 			if err == nil {
 				t.Fatalf("accepted:\n%s", tt.src)

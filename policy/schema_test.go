@@ -68,6 +68,7 @@ func yamlDoc(t *testing.T, src string) any {
 // TestConfigSchema: what ParseConfig accepts the schema accepts, and what it
 // refuses for a key or a value the schema refuses too.
 func TestConfigSchema(t *testing.T) {
+	t.Parallel()
 	s := compileConfigSchema(t)
 	seed, err := os.ReadFile("../testdata/seed-history/exemptions.yaml")
 	if err != nil {
@@ -129,6 +130,7 @@ maxSpecSizeMiB: 64
 // TestConfigSchemaDescribesEveryKey: a key added to Config without a
 // description fails here, so editors never show a bare key.
 func TestConfigSchemaDescribesEveryKey(t *testing.T) {
+	t.Parallel()
 	data, err := ConfigSchema()
 	if err != nil {
 		t.Fatal(err)

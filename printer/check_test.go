@@ -76,6 +76,7 @@ func sampleResult() printer.CheckResult {
 // TestEveryFormatStatesSummary checks that every format carries the counts
 // and the verdict, and renders the same input to the same bytes.
 func TestEveryFormatStatesSummary(t *testing.T) {
+	t.Parallel()
 	res := sampleResult()
 	summary := printer.Summary(res.Report, res.FailOn)
 	if !strings.Contains(summary, "3 findings (errors)") || !strings.Contains(summary, "check FAILED") {
@@ -83,6 +84,7 @@ func TestEveryFormatStatesSummary(t *testing.T) {
 	}
 	for _, format := range printer.CheckFormats {
 		t.Run(format, func(t *testing.T) {
+			t.Parallel()
 			out := render(t, format, res)
 			if again := render(t, format, res); again != out {
 				t.Errorf("two renderings differ")
@@ -133,6 +135,7 @@ func TestEveryFormatStatesSummary(t *testing.T) {
 }
 
 func TestGitHubActions(t *testing.T) {
+	t.Parallel()
 	lines := strings.Split(strings.TrimSuffix(render(t, "githubactions", sampleResult()), "\n"), "\n")
 	want := []string{
 		// One annotation for the change both operations see on line 40.
@@ -156,6 +159,7 @@ func TestGitHubActions(t *testing.T) {
 }
 
 func TestGitHubActionsEscapesProperties(t *testing.T) {
+	t.Parallel()
 	r := &policy.Report{Findings: []policy.Finding{{Rule: policy.SunsetOverdueRule, Severity: policy.Warning, Operation: "GET /a", Version: "2023-01-01",
 		Message: "m", Location: &diff.Location{File: "C:/specs/a,b%.yaml", Line: 3}}}}
 	out := render(t, "githubactions", printer.CheckResult{Report: r, FailOn: policy.Error})
@@ -227,6 +231,7 @@ func validateSARIF(t *testing.T, out string) error {
 }
 
 func TestSARIFValidatesAgainstSchema(t *testing.T) {
+	t.Parallel()
 	out := render(t, "sarif", sampleResult())
 	if err := validateSARIF(t, out); err != nil {
 		t.Errorf("not valid SARIF 2.1.0: %v", err)
@@ -241,6 +246,7 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestSARIFResults(t *testing.T) {
+	t.Parallel()
 	log := parseSARIF(t, render(t, "sarif", sampleResult()))
 	run := log.Runs[0]
 	if run.Tool.Driver.Name != "apiver" {
@@ -299,6 +305,7 @@ func TestSARIFResults(t *testing.T) {
 // TestSARIFFingerprints: a finding keeps its fingerprint when its line
 // moves, and findings that differ get different ones.
 func TestSARIFFingerprints(t *testing.T) {
+	t.Parallel()
 	fingerprints := func(r *policy.Report) []string {
 		var out []string
 		for _, res := range parseSARIF(t, render(t, "sarif", printer.CheckResult{Report: r, FailOn: policy.Error})).Runs[0].Results {
@@ -349,6 +356,7 @@ type junitSuites struct {
 }
 
 func TestJUnit(t *testing.T) {
+	t.Parallel()
 	parse := func(res printer.CheckResult) junitSuites {
 		var s junitSuites
 		if err := xml.Unmarshal([]byte(render(t, "junit", res)), &s); err != nil {
@@ -397,6 +405,7 @@ func TestJUnit(t *testing.T) {
 // TestMarkdownFitsPRComment: hundreds of findings still fit a GitHub
 // comment, and the tables say how many rows they left out.
 func TestMarkdownFitsPRComment(t *testing.T) {
+	t.Parallel()
 	r := &policy.Report{}
 	for i := range 600 {
 		for _, sev := range []policy.Severity{policy.Error, policy.Warning} {
@@ -418,6 +427,7 @@ func TestMarkdownFitsPRComment(t *testing.T) {
 }
 
 func TestMarkdownListsExemptions(t *testing.T) {
+	t.Parallel()
 	out := render(t, "markdown", sampleResult())
 	if !strings.Contains(out, "<details><summary>1 root change exempted by 1 exemption</summary>") ||
 		!strings.Contains(out, "| `POST /orgs` |  | `breaking-change-without-new-version` | `request-property-enum-value-removed` | roles moved: see the role API, 100% done | 2026-12-31 | 1 |") {
@@ -429,6 +439,7 @@ func TestMarkdownListsExemptions(t *testing.T) {
 // against a schema of the fields GitLab documents, and that fingerprints
 // are unique and the same in every run.
 func TestCodeClimateValidatesAgainstSchema(t *testing.T) {
+	t.Parallel()
 	c := jsonschema.NewCompiler()
 	schema, err := c.Compile("testdata/codeclimate-schema.json")
 	if err != nil {
@@ -492,6 +503,7 @@ func manyGroups(n int) *policy.Report {
 // level per step; apiver writes the ten that matter most (the widest
 // reach first) and one notice about the rest.
 func TestGitHubActionsCapsAnnotations(t *testing.T) {
+	t.Parallel()
 	r := manyGroups(25)
 	// One change reaching three operations outranks the others.
 	for _, op := range []string{"GET /wide/1", "GET /wide/2", "GET /wide/3"} {
@@ -525,6 +537,7 @@ func TestGitHubActionsCapsAnnotations(t *testing.T) {
 // the groups list each root change with its operations; the summary counts
 // groups.
 func TestJSONGroups(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Findings []struct {
 			Operation, Group string
@@ -569,6 +582,7 @@ func TestJSONGroups(t *testing.T) {
 // TestTextVerdictFirst: the verdict is the first line, one block per root
 // change with its operations folded, the summary the last line.
 func TestTextVerdictFirst(t *testing.T) {
+	t.Parallel()
 	r := manyGroups(2)
 	for i := range 6 {
 		r.Findings = append(r.Findings, policy.Finding{Rule: policy.BreakingChangeWithoutNewVersion, Severity: policy.Error,

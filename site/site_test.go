@@ -63,6 +63,7 @@ func document(t *testing.T, files site.Files, path string) *goquery.Document {
 // TestReleasePagesHaveEverySection93Item checks the release pages of the
 // seed history against the dated change history of the seed's section 9.3.
 func TestReleasePagesHaveEverySection93Item(t *testing.T) {
+	t.Parallel()
 	files, err := site.Build(seedReleases(t), seedOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +134,7 @@ func containsAll(s string, words []string) bool {
 }
 
 func TestIndexListsReleasesNewestFirstWithCounts(t *testing.T) {
+	t.Parallel()
 	releases := seedReleases(t)
 	files, err := site.Build(releases, seedOptions())
 	if err != nil {
@@ -199,6 +201,7 @@ func TestIndexListsReleasesNewestFirstWithCounts(t *testing.T) {
 }
 
 func TestResourcePageTimeline(t *testing.T) {
+	t.Parallel()
 	files, err := site.Build(seedReleases(t), seedOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -236,6 +239,7 @@ func TestResourcePageTimeline(t *testing.T) {
 }
 
 func TestDeprecationsOverdueFirst(t *testing.T) {
+	t.Parallel()
 	opts := seedOptions()
 	opts.AsOf = civil.Date{Year: 2024, Month: 2, Day: 20}
 	opts.Deprecations = []site.Deprecation{
@@ -300,6 +304,7 @@ type atom struct {
 }
 
 func TestFeed(t *testing.T) {
+	t.Parallel()
 	releases := seedReleases(t)
 	opts := seedOptions()
 	opts.BaseURL = "https://example.test/changelog/"
@@ -347,6 +352,7 @@ func TestFeed(t *testing.T) {
 }
 
 func TestBuildIsDeterministic(t *testing.T) {
+	t.Parallel()
 	releases := seedReleases(t)
 	first, err := site.Build(releases, seedOptions())
 	if err != nil {
@@ -364,6 +370,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 }
 
 func TestWriteReplacesOnlyASite(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "site")
 	buildSeedSite(t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "stale.html"), []byte("old"), 0o644); err != nil {
@@ -400,6 +407,7 @@ func TestWriteReplacesOnlyASite(t *testing.T) {
 // TestWriteFailingMidwayKeepsTheOldSite: a write that fails after some
 // files leaves the old site whole and nothing beside it.
 func TestWriteFailingMidwayKeepsTheOldSite(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "site")
 	buildSeedSite(t, dir)
 	before, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -432,6 +440,7 @@ func TestWriteFailingMidwayKeepsTheOldSite(t *testing.T) {
 // TestMigrationGuides: the clusters bump of 2023-02-01 gets its guide page,
 // linked from the release line, listing each operation's changes.
 func TestMigrationGuides(t *testing.T) {
+	t.Parallel()
 	files, err := site.Build(seedReleases(t), seedOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -453,6 +462,7 @@ func TestMigrationGuides(t *testing.T) {
 }
 
 func TestSearchIndexHoldsEveryRelease(t *testing.T) {
+	t.Parallel()
 	files, err := site.Build(seedReleases(t), seedOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -493,6 +503,7 @@ func TestSearchIndexHoldsEveryRelease(t *testing.T) {
 }
 
 func TestResourcePageShowsTheSunsetRule(t *testing.T) {
+	t.Parallel()
 	files, err := site.Build(seedReleases(t), seedOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -505,6 +516,7 @@ func TestResourcePageShowsTheSunsetRule(t *testing.T) {
 }
 
 func TestDeprecationsToggleIsOverdueOnly(t *testing.T) {
+	t.Parallel()
 	opts := seedOptions()
 	opts.AsOf = civil.Date{Year: 2024, Month: 2, Day: 20}
 	files, err := site.Build(seedReleases(t), opts)

@@ -8,6 +8,7 @@ import (
 // TestAnchorer maps lines of a base onto the nearest line of a revision
 // that still has the node, or its nearest ancestor.
 func TestAnchorer(t *testing.T) {
+	t.Parallel()
 	base := `openapi: 3.0.3
 paths:
   /widgets:

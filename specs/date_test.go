@@ -9,6 +9,7 @@ import (
 )
 
 func TestDateFromName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		path      string
@@ -33,6 +34,7 @@ func TestDateFromName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, found, err := specs.DateFromName(tt.path)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("DateFromName(%q) error = %v, want error %v", tt.path, err, tt.wantErr)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestVersionOfName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, version string
 		pre, found    bool
@@ -37,6 +38,7 @@ const emptyDocument = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}
 // or their folder's, oldest first, a date before its pre-releases; the
 // predecessor and successor of each are released documents.
 func TestReadDocumentSet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{
 		"api.2024-01-01.yaml", "api.2024-06-01.json", "2024-03-01~beta/spec.yaml", "2025-01-01/spec.yml",

@@ -14,6 +14,7 @@ import (
 // whole load has it but for the descriptions and examples no diff
 // compares, and the text is reduced all the same.
 func TestLoadForComparisonsKeepsWhatEitherPairChanged(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("../testdata/seed-history/example-*.yaml")
 	if err != nil || len(paths) < 3 {
 		t.Fatalf("seed history: %v", err)

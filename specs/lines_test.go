@@ -3,6 +3,7 @@ package specs
 import "testing"
 
 func TestBrokenLocalRef(t *testing.T) {
+	t.Parallel()
 	const doc = `openapi: 3.0.3
 paths:
   /a/{id}:
@@ -30,6 +31,7 @@ components:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			data := doc + "x-last: {$ref: \"" + tt.ref + "\"}\n"
 			line, msg, found := brokenLocalRef([]byte(data))
 			if found != (tt.wantMsg != "") || line != tt.wantLine || msg != tt.wantMsg {
@@ -40,6 +42,7 @@ components:
 }
 
 func TestJSONErrorLine(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		data string
 		want int

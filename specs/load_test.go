@@ -38,6 +38,7 @@ paths:
 }
 
 func TestLoadInputErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		file     string
@@ -110,6 +111,7 @@ func TestLoadInputErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			path := filepath.Join(dir, tt.file)
 			if tt.data != nil {
@@ -139,6 +141,7 @@ func TestLoadInputErrors(t *testing.T) {
 }
 
 func TestLoadDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, err := specs.Load(dir, specs.LoadOptions{})
 	checkSpecError(t, err, dir, 0)
@@ -146,6 +149,7 @@ func TestLoadDirectory(t *testing.T) {
 
 // A duplicate mapping key is a YAML error with a known line.
 func TestLoadDuplicateKey(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "api.yaml", "openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n  version: '1'\npaths: {}\n")
 	_, err := specs.Load(path, specs.LoadOptions{})
@@ -154,6 +158,7 @@ func TestLoadDuplicateKey(t *testing.T) {
 
 // yaml parser errors (as opposed to scanner errors) carry a 0-based line.
 func TestLoadYAMLParserErrorLine(t *testing.T) {
+	t.Parallel()
 	t.Skip("bug: for YAML parser errors Error.Line is one less than the line of the offending construct (an unclosed '[' on line 5 is reported on line 4)")
 	tests := []struct {
 		name string
@@ -180,6 +185,7 @@ func TestLoadYAMLParserErrorLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := specs.Parse("api.yaml", []byte(tt.data), false)
 			se := checkSpecError(t, err, "api.yaml", anyLine)
 			found := false
@@ -237,6 +243,7 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 // With AllowRemoteRefs a remote $ref is fetched (here from a loopback test
 // server).
 func TestLoadAllowRemoteRefs(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "components:\n  schemas:\n    X:\n      type: string\n")
 	}))
@@ -254,6 +261,7 @@ func TestLoadAllowRemoteRefs(t *testing.T) {
 }
 
 func TestLoadLocalRefs(t *testing.T) {
+	t.Parallel()
 	const outside = "components:\n  schemas:\n    X:\n      type: string\n"
 	tests := []struct {
 		name    string
@@ -272,6 +280,7 @@ func TestLoadLocalRefs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			// Every target exists and is valid: a refusal is due to where
 			// the file is, nothing else.
@@ -299,6 +308,7 @@ func TestLoadLocalRefs(t *testing.T) {
 
 // A symlink in the spec's directory must not let a $ref read a file outside it.
 func TestLoadRefusesSymlinkLeavingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := writeFile(t, dir, "outside.yaml", "components:\n  schemas:\n    X:\n      type: string\n")
 	path := writeFile(t, dir, "spec/api.yaml", docWithSchemaRef("./link.yaml#/components/schemas/X"))
@@ -310,6 +320,7 @@ func TestLoadRefusesSymlinkLeavingDirectory(t *testing.T) {
 }
 
 func TestLoadRelativeRefsFromTestdata(t *testing.T) {
+	t.Parallel()
 	rel := filepath.Join("testdata", "refs", "api-2024-03-01.yaml")
 	abs, err := filepath.Abs(rel)
 	if err != nil {
@@ -317,6 +328,7 @@ func TestLoadRelativeRefsFromTestdata(t *testing.T) {
 	}
 	for _, path := range []string{rel, abs} {
 		t.Run(path, func(t *testing.T) {
+			t.Parallel()
 			snap, err := specs.Load(path, specs.LoadOptions{})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
@@ -344,6 +356,7 @@ func TestLoadRelativeRefsFromTestdata(t *testing.T) {
 }
 
 func TestLoadSnapshot(t *testing.T) {
+	t.Parallel()
 	const json = `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"},
  "paths": {"/items": {"get": {"responses": {"200": {"description": "ok",
    "content": {"application/vnd.example.2024-01-01+json": {"schema": {"type": "object"}},
@@ -389,6 +402,7 @@ func TestLoadSnapshot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			path := writeFile(t, dir, tt.file, tt.data)
 			snap, err := specs.Load(path, tt.opts)
@@ -412,6 +426,7 @@ func TestLoadSnapshot(t *testing.T) {
 }
 
 func TestLoadJSONOperations(t *testing.T) {
+	t.Parallel()
 	const json = `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"},
  "paths": {"/items": {"get": {"responses": {"200": {"description": "ok",
    "content": {"application/vnd.example.2024-06-01+json": {"schema": {"type": "object"}},
@@ -436,6 +451,7 @@ func TestLoadJSONOperations(t *testing.T) {
 }
 
 func TestParseOpenAPI31TypeArray(t *testing.T) {
+	t.Parallel()
 	const doc31 = `openapi: 3.1.0
 info:
   title: x
@@ -470,6 +486,7 @@ paths:
 }
 
 func TestLoadPair(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	basePath := writeFile(t, dir, "example-2024-01-01.yaml", docWithContent("application/vnd.example.2024-01-01+json"))
 	revPath := writeFile(t, dir, "example-2024-06-01.yaml", docWithContent("application/vnd.example.2024-01-01+json", "application/vnd.example.2024-06-01+json"))
@@ -478,6 +495,7 @@ func TestLoadPair(t *testing.T) {
 	override := civil.Date{Year: 2024, Month: 7, Day: 1}
 
 	t.Run("both", func(t *testing.T) {
+		t.Parallel()
 		base, rev, err := specs.LoadPair(basePath, revPath, specs.LoadOptions{}, specs.LoadOptions{Date: override})
 		if err != nil {
 			t.Fatalf("LoadPair: %v", err)
@@ -517,6 +535,7 @@ func TestLoadPair(t *testing.T) {
 	}
 	for _, tt := range errTests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			base, rev, err := specs.LoadPair(tt.base, tt.rev, specs.LoadOptions{}, specs.LoadOptions{})
 			if base != nil || rev != nil {
 				t.Errorf("LoadPair returned snapshots with the error")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseMediaType(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		in      string
@@ -119,6 +120,7 @@ func TestParseMediaType(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok, err := specs.ParseMediaType(tt.in)
 			if tt.wantBad != nil {
 				var bad *specs.InvalidVersionError
@@ -147,6 +149,7 @@ func TestParseMediaType(t *testing.T) {
 }
 
 func TestMediaTypeNormalized(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -161,6 +164,7 @@ func TestMediaTypeNormalized(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			mt, ok, err := specs.ParseMediaType(tt.in)
 			if err != nil || !ok {
 				t.Fatalf("ParseMediaType(%q) = ok %v, err %v; want a version", tt.in, ok, err)
@@ -173,6 +177,7 @@ func TestMediaTypeNormalized(t *testing.T) {
 }
 
 func TestInvalidVersionErrorIsOneLine(t *testing.T) {
+	t.Parallel()
 	_, _, err := specs.ParseMediaType("application/vnd.example.2024-02-30+json")
 	if err == nil {
 		t.Fatal("want an error")

@@ -10,6 +10,7 @@ import (
 // the same document written in block style, or on its nearest ancestor
 // there.
 func TestNodePathsPlaceNodesOfOneLine(t *testing.T) {
+	t.Parallel()
 	// The same values: a parameter's items in another order, each item's
 	// keys in the same (a value hash tells key orders apart).
 	flow := `{paths: {/a: {get: {parameters: [{name: limit, in: query}, {name: id, in: path}], responses: {"200": {description: ok}}}}}}`

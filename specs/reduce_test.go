@@ -32,6 +32,7 @@ func loadRulePair(t *testing.T, full bool) (base, revision *specs.Snapshot, note
 }
 
 func TestReducedLoadKeepsSkeletonsAndLines(t *testing.T) {
+	t.Parallel()
 	fullBase, fullRev, _ := loadRulePair(t, true)
 	base, revision, notes := loadRulePair(t, false)
 	if !base.Reduced || !revision.Reduced || fullBase.Reduced {
@@ -82,12 +83,14 @@ func TestReducedLoadKeepsSkeletonsAndLines(t *testing.T) {
 // JSON, flow style and anchors are reduced like block YAML; what the
 // reduction would have to interpret itself is loaded whole, with a note.
 func TestReducedLoadFallsBack(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"json":   `{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}`,
 		"anchor": "openapi: 3.0.3\ninfo: &i {title: t, version: '1'}\npaths: {}\nx-i: *i\n",
 		"flow":   "{openapi: 3.0.3, info: {title: t, version: '1'}, paths: {}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			a, b := writeFile(t, dir, "a.yaml", text), writeFile(t, dir, "b.yaml", text)
 			base, _, err := specs.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{})
@@ -105,6 +108,7 @@ func TestReducedLoadFallsBack(t *testing.T) {
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			writeFile(t, dir, "other.yaml", "R:\n  description: r\n")
 			a := writeFile(t, dir, "a.yaml", text)
@@ -124,6 +128,7 @@ func TestReducedLoadFallsBack(t *testing.T) {
 // TestReducedLoadReportsWholeErrors: an input error is the whole text's,
 // even where the reduced text would have hidden it.
 func TestReducedLoadReportsWholeErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Missing'\n"
 	a, b := writeFile(t, dir, "a.yaml", doc), writeFile(t, dir, "b.yaml", doc)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheckStructure(t *testing.T) {
+	t.Parallel()
 	const spec = "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths: {}\n"
 	long := `"` + strings.Repeat("x", 10_000) + `"`
 	list := func(item string, n int) string { return "[" + strings.Repeat(item+", ", n-1) + item + "]" }
@@ -52,6 +53,7 @@ func TestCheckStructure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			limit := int64(0)
 			if strings.Contains(tt.name, "node") {
 				limit = 100

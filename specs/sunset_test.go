@@ -3,6 +3,7 @@ package specs
 import "testing"
 
 func TestParseSunset(t *testing.T) {
+	t.Parallel()
 	valid := map[string]string{
 		"2026-03-01":                "2026-03-01",
 		"2026-03-01T10:00:00Z":      "2026-03-01",

@@ -16,6 +16,7 @@ import (
 )
 
 func TestDetectProduct(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// docs are the snapshots' media types, one list per snapshot.
@@ -65,6 +66,7 @@ func TestDetectProduct(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var snaps []*specs.Snapshot
 			for i, mts := range tt.docs {
 				path := fmt.Sprintf("snap%d-2024-0%d-01.yaml", i, i+1)
@@ -100,6 +102,7 @@ func TestDetectProduct(t *testing.T) {
 }
 
 func TestOperationsSorted(t *testing.T) {
+	t.Parallel()
 	const doc = `openapi: 3.0.3
 info:
   title: x
@@ -231,6 +234,7 @@ func loadOpsFixture(t *testing.T) (*specs.Snapshot, []*specs.Operation) {
 }
 
 func TestOperationsViews(t *testing.T) {
+	t.Parallel()
 	_, ops := loadOpsFixture(t)
 	const vjson = "application/vnd.example+json"
 	postParams := []string{"header X-Trace required", "path orgId required"} // op-level X-Trace overrides the path-level one
@@ -303,6 +307,7 @@ func TestOperationsViews(t *testing.T) {
 // A view keeps the version's own schemas (shared with the document) under
 // the normalized name, and leaves the operation as written untouched.
 func TestOperationsViewSchemas(t *testing.T) {
+	t.Parallel()
 	snap, ops := loadOpsFixture(t)
 	post := opByName(t, ops, "POST /orgs/{orgId}/users")
 	schemas := snap.Doc.Components.Schemas
@@ -315,6 +320,7 @@ func TestOperationsViewSchemas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
+			t.Parallel()
 			v := post.Version(tt.version)
 			if v == nil {
 				t.Fatalf("Version(%q) = nil", tt.version)
@@ -349,6 +355,7 @@ func TestOperationsViewSchemas(t *testing.T) {
 }
 
 func TestOperationVersion(t *testing.T) {
+	t.Parallel()
 	_, ops := loadOpsFixture(t)
 	get := opByName(t, ops, "GET /orgs/{orgId}/users")
 	tests := []struct {
@@ -374,6 +381,7 @@ func TestOperationVersion(t *testing.T) {
 }
 
 func TestOperationsInlineViews(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		product string
@@ -504,6 +512,7 @@ paths:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ops := specs.Operations(parseDoc(t, "api.yaml", tt.doc), tt.product)
 			if len(ops) != 1 {
 				t.Fatalf("got %d operations, want 1", len(ops))
@@ -517,6 +526,7 @@ paths:
 
 // The operation-level path parameter wins over the path-level one.
 func TestOperationsParameterOverride(t *testing.T) {
+	t.Parallel()
 	_, ops := loadOpsFixture(t)
 	post := opByName(t, ops, "POST /orgs/{orgId}/users")
 	for _, v := range post.Versions {
@@ -533,6 +543,7 @@ func TestOperationsParameterOverride(t *testing.T) {
 }
 
 func TestOperationKey(t *testing.T) {
+	t.Parallel()
 	key := func(method, path string) string {
 		return (&specs.Operation{Method: method, Path: path}).Key()
 	}
@@ -550,6 +561,7 @@ func TestOperationKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ka, kb := key(tt.a[0], tt.a[1]), key(tt.b[0], tt.b[1])
 			if (ka == kb) != tt.wantSameAs {
 				t.Errorf("Key(%v) = %q, Key(%v) = %q; want equal %v", tt.a, ka, tt.b, kb, tt.wantSameAs)
@@ -564,6 +576,7 @@ func TestOperationKey(t *testing.T) {
 }
 
 func TestOperationLines(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "ops", "example-2024-06-01.yaml")
 	_, ops := loadOpsFixture(t)
 	// text is the fixture's line, to keep the numbers honest.
@@ -593,6 +606,7 @@ func TestOperationLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.op+" "+tt.version, func(t *testing.T) {
+			t.Parallel()
 			if tt.wantLine > 0 {
 				if got := strings.TrimSpace(lines[tt.wantLine-1]); got != tt.text {
 					t.Fatalf("fixture line %d is %q, want %q", tt.wantLine, got, tt.text)
@@ -650,6 +664,7 @@ paths:
 
 // The parts of an unversioned view that do not depend on media type names.
 func TestOperationsUnversionedViewShape(t *testing.T) {
+	t.Parallel()
 	ops := specs.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
 	if len(ops) != 1 || ops[0].Unversioned == nil {
 		t.Fatalf("want one unversioned operation, got %v", ops)
@@ -677,6 +692,7 @@ func TestOperationsUnversionedViewShape(t *testing.T) {
 
 // An unversioned view keeps every media type under its own name.
 func TestOperationsUnversionedView(t *testing.T) {
+	t.Parallel()
 	_, fixtureOps := loadOpsFixture(t)
 	inlineOps := specs.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
 	tests := []struct {
@@ -710,6 +726,7 @@ func TestOperationsUnversionedView(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if diff := cmp.Diff(tt.want, summarizeView(tt.op.Unversioned)); diff != "" {
 				t.Errorf("%s: unversioned view mismatch (-want +got):\n%s", tt.op.Name(), diff)
 			}

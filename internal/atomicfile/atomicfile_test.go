@@ -83,6 +83,7 @@ func TestWriterFailingMidway(t *testing.T) {
 }
 
 func TestWriteClearsWhatAKilledRunLeft(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "changelog.json")
 	for _, stale := range []string{".changelog.json.tmp-123", ".changelog.json4567"} {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain name":                 "plain name",
 		"a\nb":                       `a\nb`,
@@ -30,6 +31,7 @@ func TestText(t *testing.T) {
 }
 
 func TestCode(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"name":     "`name`",
 		"a`b":      "``a`b``",
@@ -110,6 +112,7 @@ var hostile = []string{
 }
 
 func TestMarkdownKeepsStructure(t *testing.T) {
+	t.Parallel()
 	for _, s := range hostile {
 		checkMarkdown(t, s)
 	}

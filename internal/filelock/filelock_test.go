@@ -8,6 +8,7 @@ import (
 )
 
 func TestLockIsExclusiveAndReleased(t *testing.T) {
+	t.Parallel()
 	target := filepath.Join(t.TempDir(), "changelog.json")
 	unlock, err := Lock(target, 0)
 	if err != nil {
@@ -28,6 +29,7 @@ func TestLockIsExclusiveAndReleased(t *testing.T) {
 
 // A link and its target are one file, so they take one lock.
 func TestLinkSharesItsTargetsLock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "real", "changelog.json")
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestResolveKinds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file.json")
 	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
@@ -56,6 +57,7 @@ func TestStreamWithoutReader(t *testing.T) {
 // TestResolveRefusesOtherFiles: a socket is neither a file to replace nor
 // a stream to write into.
 func TestResolveRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("no unix sockets")
 	}

@@ -11,6 +11,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sparse := func(name string, size int64) string {
 		path := filepath.Join(dir, name)
@@ -35,6 +36,7 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			data, err := ReadFile(tt.path, tt.limit)
 			if tt.wantSize == 0 {
 				if err != nil {
@@ -62,6 +64,7 @@ func TestReadFile(t *testing.T) {
 // A stream has no size to measure: it is read one byte past the limit and
 // no further.
 func TestReadStopsPastTheLimit(t *testing.T) {
+	t.Parallel()
 	r := &countingReader{r: strings.NewReader(strings.Repeat("x", 10_000))}
 	_, err := Read(r, 100)
 	var tooBig *Error
@@ -88,6 +91,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestErrorMessage(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		err  Error
 		want string
@@ -104,6 +108,7 @@ func TestErrorMessage(t *testing.T) {
 // Anything but a regular file is refused before it is read: a named pipe
 // without a writer would block the open, /dev/stdin a read, forever.
 func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "api.yaml")
 	if err := mkfifo(fifo); err != nil {
@@ -137,6 +142,7 @@ func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
 }
 
 func TestNotRegularMessage(t *testing.T) {
+	t.Parallel()
 	got := (&NotRegularError{Mode: os.ModeNamedPipe}).Error()
 	if !strings.Contains(got, "named pipe") {
 		t.Errorf("message %q does not say what the file is", got)

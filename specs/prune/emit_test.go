@@ -48,8 +48,10 @@ var writerCases = map[string]string{
 // and reads the text back as the loader does: the same values, and every
 // node on the line the loader's own parser gives it in the original.
 func TestWriterKeepsValuesAndLines(t *testing.T) {
+	t.Parallel()
 	for name, text := range writerCases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if why := roundTrip([]byte(text), false); why != "" {
 				t.Error(why)
 			}
@@ -58,6 +60,7 @@ func TestWriterKeepsValuesAndLines(t *testing.T) {
 }
 
 func TestWriterKeepsJSON(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"compact":                `{"a":1,"b":{"c":[true,null,"x"]}}`,
 		"numbers as written":     "{\"a\": 1.50, \"b\": -0, \"c\": 1E400, \"d\": 123456789012345678901234567890}",
@@ -66,6 +69,7 @@ func TestWriterKeepsJSON(t *testing.T) {
 		"keys that YAML retypes": `{"true": 1, "null": 2, "1": 3, "~": 4}`,
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if why := roundTrip([]byte(text), true); why != "" {
 				t.Error(why)
 			}

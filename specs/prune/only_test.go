@@ -31,6 +31,7 @@ components:
 // removed: the diff tells an operation removed from a path from a path
 // removed.
 func TestDecideOnlyLeavesOutOtherOperations(t *testing.T) {
+	t.Parallel()
 	b := index(t, onlyBase)
 	revision := strings.Replace(onlyBase, "A: {type: string}", "A: {type: string, maxLength: 3}", 1)
 	revision = strings.Replace(revision, "    put:\n      responses: {\"200\": {description: ok}}\n", "", 1)
@@ -63,6 +64,7 @@ func TestDecideOnlyLeavesOutOtherOperations(t *testing.T) {
 // CheckAll reads every operation and component of a document as the
 // loader does: a value it refuses is an error, wherever it is.
 func TestCheckAllReadsEveryPart(t *testing.T) {
+	t.Parallel()
 	v := NewValidator()
 	if err := v.CheckAll(index(t, onlyBase)); err != nil {
 		t.Fatalf("a document the loader reads: %v", err)
@@ -81,6 +83,7 @@ func TestCheckAllReadsEveryPart(t *testing.T) {
 // What a fork of a Validator is told counts for its parent only once
 // committed: a load that gives up must not vouch for another.
 func TestValidatorForkCommits(t *testing.T) {
+	t.Parallel()
 	bad := index(t, strings.Replace(onlyBase, "B: {type: integer}", "B: {type: integer, nullable: 3}", 1))
 	parent := NewValidator()
 	fork := parent.Fork()

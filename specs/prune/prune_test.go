@@ -63,6 +63,7 @@ components:
 // emptied where the OpenAPI structure makes it a keyword, and nowhere
 // else.
 func TestEmptiedOnlyInKeywordPositions(t *testing.T) {
+	t.Parallel()
 	d := index(t, keywordsDoc)
 	var got any
 	if err := yaml.Unmarshal(d.Emptied(), &got); err != nil {
@@ -97,6 +98,7 @@ func TestEmptiedOnlyInKeywordPositions(t *testing.T) {
 // operation or component holding it changed, whatever its key is called;
 // an edit of a keyword it does not compare does not.
 func TestChangesComparesValues(t *testing.T) {
+	t.Parallel()
 	base := index(t, keywordsDoc)
 	for _, c := range []struct {
 		name, from, to string
@@ -117,6 +119,7 @@ func TestChangesComparesValues(t *testing.T) {
 		{"formatting only", "{type: string, description: property text}", "\n                    type: string\n                    description: property text", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if !strings.Contains(keywordsDoc, c.from) {
 				t.Fatalf("%q not in the document", c.from)
 			}
@@ -132,6 +135,7 @@ func TestChangesComparesValues(t *testing.T) {
 // TestCheckRefusesNonObjects: null, a scalar or a list where OpenAPI
 // requires an object is found at its line, wherever it is reached from.
 func TestCheckRefusesNonObjects(t *testing.T) {
+	t.Parallel()
 	const head = "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /a:\n    get:\n"
 	for _, c := range []struct {
 		name, text string
@@ -148,6 +152,7 @@ func TestCheckRefusesNonObjects(t *testing.T) {
 		{"property null", "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    A:\n      properties:\n        b: ~\n", 8, "null"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var doc yaml.Node
 			if err := yaml.Unmarshal([]byte(c.text), &doc); err != nil {
 				t.Fatal(err)
@@ -174,6 +179,7 @@ func TestCheckRefusesNonObjects(t *testing.T) {
 }
 
 func TestKeyClash(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]int{
 		"a: 1\nb: 2\n":                             0,
 		"r:\n  200: a\n  \"200\": b\n":             3,
