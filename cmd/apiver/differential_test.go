@@ -84,7 +84,13 @@ func fastPipelineOnly(t testing.TB) {
 // the two agreed.
 func agree(t testing.TB, name string, args []string) (pipelineRun, bool) {
 	t.Helper()
-	full, fast := runPipeline(true, args), runPipeline(false, args)
+	return compareRuns(t, name, args, runPipeline(true, args), runPipeline(false, args))
+}
+
+// compareRuns reports what agree reports, of two runs of args made either
+// way.
+func compareRuns(t testing.TB, name string, args []string, full, fast pipelineRun) (pipelineRun, bool) {
+	t.Helper()
 	command := "apiver " + strings.Join(args, " ")
 	ok := true
 	for _, r := range []struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -36,6 +37,7 @@ func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: splits large snapshots into version documents")
 	}
+	t.Parallel()
 	names := corpus.Names(t)
 	n := envCount(t, "APIVER_DOCUMENT_PAIRS", 3)
 	first := 1
@@ -61,8 +63,8 @@ func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
 	for i := first; i < len(names); i++ {
 		base, revision := names[i-1], names[i]
 		date := []string{"--base-date", dateOf(base), "--revision-date", dateOf(revision)}
-		mediaType := checkFindings(t, append([]string{"check", "--config", config, "--format", "json", filepath.Join(unpacked, base), filepath.Join(unpacked, revision)}, date...))
-		documents := checkFindings(t, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
+		mediaType := checkFindingsAsProcess(t, append([]string{"check", "--config", config, "--format", "json", filepath.Join(unpacked, base), filepath.Join(unpacked, revision)}, date...))
+		documents := checkFindingsAsProcess(t, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
 		errorsOf := func(fs []checkFinding) map[string]bool {
 			out := map[string]bool{}
 			for _, f := range fs {
@@ -97,8 +99,7 @@ func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
 		if i == len(names)-1 {
 			// The newest pair through both pipelines: the documents cut to
 			// their changes and diffed once must say what the whole ones do.
-			fastPipelineOnly(t)
-			agree(t, revision, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
+			agreeAsProcesses(t, "", revision, append([]string{"check", "--config", config, "--format", "json", split[base], split[revision]}, date...))
 		}
 	}
 }
@@ -120,15 +121,29 @@ func (f checkFinding) key() string {
 // checkFindings runs a check with --format json and returns its findings.
 func checkFindings(t *testing.T, args []string) []checkFinding {
 	t.Helper()
-	var stdout, stderr strings.Builder
-	if code := run(args, &stdout, &stderr); code != exitPass && code != exitPolicy {
-		t.Fatalf("apiver %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	return checkFindingsOf(t, args, runPipeline(false, args))
+}
+
+// checkFindingsAsProcess is checkFindings with the check a process of its
+// own, in this package's folder, by the fast pipeline and with no config
+// but a --config in args.
+func checkFindingsAsProcess(t *testing.T, args []string) []checkFinding {
+	t.Helper()
+	return checkFindingsOf(t, args, runProcess(corpusGuard, "", []string{specs.FullPipelineEnv + "=", configEnv + "="}, args...))
+}
+
+// checkFindingsOf reads the findings of a check --format json that gave a
+// verdict.
+func checkFindingsOf(t *testing.T, args []string, r pipelineRun) []checkFinding {
+	t.Helper()
+	if r.code != exitPass && r.code != exitPolicy {
+		t.Fatalf("apiver %s: %s", strings.Join(args, " "), r)
 	}
 	var report struct {
 		Findings []checkFinding `json:"findings"`
 	}
-	if err := json.Unmarshal([]byte(stdout.String()), &report); err != nil {
-		t.Fatalf("apiver %s: %v", strings.Join(args, " "), err)
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatalf("apiver %s: %v\n%s", strings.Join(args, " "), err, r)
 	}
 	return report.Findings
 }

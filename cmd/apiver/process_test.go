@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/apiver/apiver/specs"
 )
 
 // Tests that run apiver as a process of their own (to kill it, to give it
@@ -62,4 +66,21 @@ func runProcess(guard time.Duration, dir string, env []string, args ...string) p
 		r.stderr += err.Error() + "\n"
 	}
 	return r
+}
+
+// agreeAsProcesses is agree with each pipeline a process of its own in dir:
+// it reads neither the test's working directory nor its environment, so the
+// test can run beside others (t.Parallel). No config applies but a
+// --config in args.
+func agreeAsProcesses(t testing.TB, dir, name string, args []string) (pipelineRun, bool) {
+	t.Helper()
+	env := []string{specs.FullPipelineEnv + "=", configEnv + "="}
+	full := runProcess(corpusGuard, dir, env, append(slices.Clone(args), "--full-pipeline")...)
+	fast := runProcess(corpusGuard, dir, env, args...)
+	for _, r := range []*pipelineRun{&full, &fast} {
+		if strings.HasPrefix(r.stderr, "panic: ") || strings.Contains(r.stderr, "\npanic: ") {
+			r.panicked = r.stderr
+		}
+	}
+	return compareRuns(t, name, args, full, fast)
 }
