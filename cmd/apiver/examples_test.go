@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,6 +31,7 @@ func TestExamplesRun(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the examples are sh command lines")
 	}
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -41,12 +43,15 @@ func TestExamplesRun(t *testing.T) {
 	template := exampleRepo(t, scratch, env)
 	for i, ex := range examples {
 		t.Run(fmt.Sprintf("%s/%d", ex.where, i), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			if err := os.CopyFS(dir, os.DirFS(template)); err != nil {
 				t.Fatal(err)
 			}
 			exits := filepath.Join(dir, "exits")
-			cmd := exec.Command(sh, "-c", ex.line)
+			ctx, cancel := context.WithTimeout(t.Context(), hangGuard)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, sh, "-c", ex.line)
 			cmd.Dir = filepath.Join(dir, "repo")
 			cmd.Env = append(slices.Clone(env), "HOME="+filepath.Join(dir, "home"), "APIVER_EXAMPLE_EXITS="+exits)
 			var stderr bytes.Buffer
@@ -236,9 +241,8 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 	if err := os.WriteFile(filepath.Join(repo, "apiver.yaml"), []byte("product: example\ndeprecationMonths: 12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(repo)
-	if code, _, stderr := runArgs(t, "changelog", "build", "openapi/snapshots", "-o", "changelog.json"); code != exitPass {
-		t.Fatalf("changelog build for the examples: exit %d: %s", code, stderr)
+	if r := runProcess(hangGuard, repo, []string{configEnv + "="}, "changelog", "build", "openapi/snapshots", "-o", "changelog.json"); r.code != exitPass {
+		t.Fatalf("changelog build for the examples: %s", r)
 	}
 	return template
 }
