@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -217,7 +218,9 @@ func runStep(t *testing.T, a action, id, dir string, inputs, values map[string]s
 		}
 		env = append(env, k+"="+strings.Replace(v, m[0], value, 1))
 	}
-	cmd := exec.Command(bash, "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
+	ctx, cancel := context.WithTimeout(t.Context(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
 	stdout, err := cmd.Output()
