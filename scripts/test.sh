@@ -10,7 +10,7 @@
 #      atomic writes) and the command tests that drive them.
 #
 # Each package is printed as it ends, then the slowest tests of step 1.
-# About 10 minutes on 2 cores; `go test ./...` alone (the quick suite) about 2.
+# About 11 minutes on 2 cores; `go test ./...` alone (the quick suite) about 1½.
 #
 #   scripts/test.sh
 #   SLOWEST=20 scripts/test.sh
