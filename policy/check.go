@@ -278,8 +278,9 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 		on = in.Date
 	}
 	dates := map[string]civil.Date{}
+	base := operationsByKey(in.Result.Base)
 	for _, op := range in.Result.Revision {
-		baseOp := findByKey(in.Result.Base, op)
+		baseOp := base[op.Key()]
 		for _, v := range op.Versions {
 			if op.Deprecated(v.Name) && (baseOp == nil || baseOp.Version(v.Name) == nil || !baseOp.Deprecated(v.Name)) {
 				dates[OperationVersion(op.Name(), v.Name)] = on
@@ -371,11 +372,15 @@ func movedTo(successor string) string {
 func (c *checker) unversionedDeprecations() {
 	months := c.in.Config.DeprecationMonths
 	on := cmp.Or(c.in.Revision.Date, c.in.Date)
+	var base map[string]*specs.Operation
 	for _, op := range c.in.Result.Revision {
 		if op.Versioned() || !op.Op.Deprecated {
 			continue
 		}
-		if baseOp := findByKey(c.in.Result.Base, op); baseOp != nil && baseOp.Op.Deprecated {
+		if base == nil {
+			base = operationsByKey(c.in.Result.Base)
+		}
+		if baseOp := base[op.Key()]; baseOp != nil && baseOp.Op.Deprecated {
 			continue
 		}
 		declared, earliest := op.Sunset(""), on.AddMonths(months)
@@ -506,12 +511,25 @@ func findByKey(ops []*specs.Operation, like *specs.Operation) *specs.Operation {
 	if like == nil {
 		return nil
 	}
+	key := like.Key()
 	for _, op := range ops {
-		if op.Key() == like.Key() {
+		if op.Key() == key {
 			return op
 		}
 	}
 	return nil
+}
+
+// operationsByKey indexes ops by Key, for the loops over every operation;
+// of several with one key it keeps the first, as findByKey finds it.
+func operationsByKey(ops []*specs.Operation) map[string]*specs.Operation {
+	byKey := make(map[string]*specs.Operation, len(ops))
+	for _, op := range ops {
+		if key := op.Key(); byKey[key] == nil {
+			byKey[key] = op
+		}
+	}
+	return byKey
 }
 
 func compareFindings(a, b Finding) int {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -40,9 +39,33 @@ func (o *Operation) Name() string { return o.Method + " " + o.Path }
 
 // Key identifies the operation across snapshots: path parameter names do not
 // matter, so a renamed parameter still pairs.
-func (o *Operation) Key() string { return o.Method + " " + pathParam.ReplaceAllString(o.Path, "{}") }
+func (o *Operation) Key() string { return o.Method + " " + pathTemplate(o.Path) }
 
-var pathParam = regexp.MustCompile(`\{[^}]*\}`)
+// pathTemplate is path with every parameter's name left out: "{id}" and
+// "{orgId}" are both "{}". A "{" with no "}" after it stays as written.
+// (The policy pairs operations by Key many times a check: no regexp.)
+func pathTemplate(path string) string {
+	if strings.IndexByte(path, '{') < 0 {
+		return path
+	}
+	var b strings.Builder
+	b.Grow(len(path))
+	for {
+		open := strings.IndexByte(path, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(path[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(path[:open])
+		b.WriteString("{}")
+		path = path[open+end+1:]
+	}
+	b.WriteString(path)
+	return b.String()
+}
 
 // Versioned reports whether the operation carries any vendor version.
 func (o *Operation) Versioned() bool {

@@ -1,0 +1,24 @@
+package specs
+
+import (
+	"regexp"
+	"testing"
+)
+
+// parameterName is the regexp pathTemplate replaced: it must read every
+// path as this did.
+var parameterName = regexp.MustCompile(`\{[^}]*\}`)
+
+func FuzzPathTemplate(f *testing.F) {
+	for _, path := range []string{
+		"", "/orgs", "/orgs/{orgId}/users/{userId}", "/a{b{c}d", "/{", "/}{", "/{}{x}",
+		"/{a}}", "/x/{y", "{{}}", "/{a}/{b", "/files/{name}.{ext}", "/\xff{\xfe}",
+	} {
+		f.Add(path)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		if got, want := pathTemplate(path), parameterName.ReplaceAllString(path, "{}"); got != want {
+			t.Errorf("pathTemplate(%q) = %q, want %q", path, got, want)
+		}
+	})
+}
