@@ -204,7 +204,9 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 	for i, path := range paths {
 		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
 			src, err := specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
-			if err == nil {
+			// The fast pass saves the loads a parse; the full pipeline
+			// loads whole, and checks the structure as it loads.
+			if err == nil && !opts.Pair.Full {
 				src.Index()
 			}
 			return src, err
