@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -43,7 +44,7 @@ func startRealHistory(t *testing.T) (wait func() pipelineRun) {
 		realHistory.done = make(chan struct{})
 		go func() {
 			defer close(realHistory.done)
-			realHistory.run = runProcess(corpusGuard, "", []string{"GOMEMLIMIT=256MiB", specs.FullPipelineEnv + "="}, args...)
+			realHistory.run = runProcess(corpusGuard, "", append(slices.Clone(flagsOnly), "GOMEMLIMIT=256MiB"), args...)
 		}()
 	})
 	return func() pipelineRun {
@@ -114,7 +115,7 @@ func TestRealHistoryDetectsLatestVersion(t *testing.T) {
 	wait := startRealHistory(t)
 	// No config at all: none named, none in this folder or above it up to
 	// the git top.
-	detected := runProcess(corpusGuard, "", []string{configEnv + "=", specs.FullPipelineEnv + "="}, "changelog", "build", "-v", corpus.Shared(t))
+	detected := runProcess(corpusGuard, "", flagsOnly, "changelog", "build", "-v", corpus.Shared(t))
 	if detected.code != exitPass || strings.Count(detected.stderr, "read as snapshot: latest-version") != 1 {
 		t.Fatalf("build without a config: exit %d, stderr %q; want 0 and one note", detected.code, detected.stderr)
 	}
@@ -142,7 +143,7 @@ func TestRealPairOneScreen(t *testing.T) {
 	dir := corpus.Shared(t)
 	check := func(args ...string) string {
 		t.Helper()
-		r := runProcess(corpusGuard, dir, []string{configEnv + "=", specs.FullPipelineEnv + "="}, append(append([]string{"check"}, args...), base, revision)...)
+		r := runProcess(corpusGuard, dir, flagsOnly, append(append([]string{"check"}, args...), base, revision)...)
 		if r.code != exitPolicy {
 			t.Fatalf("apiver check %s: %s; want exit %d", strings.Join(args, " "), r, exitPolicy)
 		}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -129,7 +128,7 @@ func checkFindings(t *testing.T, args []string) []checkFinding {
 // but a --config in args.
 func checkFindingsAsProcess(t *testing.T, args []string) []checkFinding {
 	t.Helper()
-	return checkFindingsOf(t, args, runProcess(corpusGuard, "", []string{specs.FullPipelineEnv + "=", configEnv + "="}, args...))
+	return checkFindingsOf(t, args, runProcess(corpusGuard, "", flagsOnly, args...))
 }
 
 // checkFindingsOf reads the findings of a check --format json that gave a

@@ -68,15 +68,18 @@ func runProcess(guard time.Duration, dir string, env []string, args ...string) p
 	return r
 }
 
+// flagsOnly is the environment a process adds so that only its flags
+// choose the pipeline and the config, whatever the test's environment
+// says: the fast pipeline, and no config but a --config given.
+var flagsOnly = []string{specs.FullPipelineEnv + "=", configEnv + "="}
+
 // agreeAsProcesses is agree with each pipeline a process of its own in dir:
 // it reads neither the test's working directory nor its environment, so the
-// test can run beside others (t.Parallel). No config applies but a
-// --config in args.
+// test can run beside others (t.Parallel).
 func agreeAsProcesses(t testing.TB, dir, name string, args []string) (pipelineRun, bool) {
 	t.Helper()
-	env := []string{specs.FullPipelineEnv + "=", configEnv + "="}
-	full := runProcess(corpusGuard, dir, env, append(slices.Clone(args), "--full-pipeline")...)
-	fast := runProcess(corpusGuard, dir, env, args...)
+	full := runProcess(corpusGuard, dir, flagsOnly, append(slices.Clone(args), "--full-pipeline")...)
+	fast := runProcess(corpusGuard, dir, flagsOnly, args...)
 	for _, r := range []*pipelineRun{&full, &fast} {
 		if strings.HasPrefix(r.stderr, "panic: ") || strings.Contains(r.stderr, "\npanic: ") {
 			r.panicked = r.stderr
