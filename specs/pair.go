@@ -32,9 +32,15 @@ type PairOptions struct {
 	// are read, before either is parsed.
 	Read func(bytes int64)
 	// Validator remembers the parts cut that were read as the whole load
-	// reads them; a history shares one across its snapshots. Nil: one per
-	// load.
+	// reads them; a history shares one across its snapshots, a check and
+	// its fix offer share one. Nil: one per load.
 	Validator *prune.Validator
+	// Keep leaves the sources parsed after the load, for more pairs of the
+	// same sources (a fix and its verification compare the base and the
+	// revision with the fixed text): each is then parsed once. Without it
+	// the parse trees are released before kin-openapi loads, to keep the
+	// peak down.
+	Keep bool
 }
 
 func (o PairOptions) validator() *prune.Validator {
@@ -47,15 +53,24 @@ func (o PairOptions) validator() *prune.Validator {
 // LoadDiffPair reads and loads the base and revision of a comparison. The
 // snapshots are for diff.Compare only: see LoadReducedPair.
 func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions, opts PairOptions) (base, revision *Snapshot, err error) {
-	var baseSrc, revSrc *Source
-	if err := both(func() (err error) { baseSrc, err = Read(basePath, baseOpts); return err },
-		func() (err error) { revSrc, err = Read(revisionPath, revisionOpts); return err }); err != nil {
+	baseSrc, revSrc, err := ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadReducedPair(baseSrc, revSrc, opts)
+}
+
+// ReadPair reads the base and revision of a comparison, without parsing
+// them, and tells opts.Read their size.
+func ReadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions, opts PairOptions) (base, revision *Source, err error) {
+	if err := both(func() (err error) { base, err = Read(basePath, baseOpts); return err },
+		func() (err error) { revision, err = Read(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
 	}
 	if opts.Read != nil {
-		opts.Read(int64(len(baseSrc.data) + len(revSrc.data)))
+		opts.Read(int64(len(base.data) + len(revision.data)))
 	}
-	return LoadReducedPair(baseSrc, revSrc, opts)
+	return base, revision, nil
 }
 
 // both runs the base's and the revision's work concurrently; when both
@@ -71,7 +86,7 @@ func both(base, revision func() error) error {
 }
 
 // LoadReducedPair loads two sources for a comparison of base with revision,
-// and then releases their parse trees: a Source is compared once.
+// and then releases their parse trees unless opts.Keep.
 // Unless opts.Full, kin-openapi reads reduced copies of the documents,
 // written from their parsed trees (package prune): operations whose
 // closure is the same in both keep all but their schemas, components equal
@@ -133,10 +148,12 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		concurrently = small || !red.Prunes()
 		summary = red.Summary
 	}
-	// The trees of the fast pass are garbage now: collect them before
-	// kin-openapi's loads, so that its garbage is not added on top.
-	base.doc, revision.doc = nil, nil
-	runtime.GC()
+	if !opts.Keep {
+		// The trees of the fast pass are garbage now: collect them before
+		// kin-openapi's loads, so that its garbage is not added on top.
+		base.doc, revision.doc = nil, nil
+		runtime.GC()
+	}
 	if concurrently {
 		// As the full pipeline loads them.
 		err = both(func() (err error) { b, err = base.loadText(baseText); return err },

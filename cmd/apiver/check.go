@@ -95,7 +95,8 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
+	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, offers)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,6 @@ func checkRun(opts *checkOptions) error {
 	if cmp.documents != nil {
 		cmp.documents.Release()
 	}
-	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
 	if offers {
 		res.Fixed = fixedBy(opts, cmp, report)
 	}
@@ -153,7 +153,7 @@ func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool 
 	if opts.basePath == sizelimit.Stdin || opts.revisionPath == sizelimit.Stdin {
 		return nil // read once: the fix cannot read it again
 	}
-	_, after, err := runFix(&opts.pairFlags, opts.basePath, opts.revisionPath, cmp, report, newVersion(civil.Date{}, cmp))
+	_, after, err := runFix(&opts.pairFlags, cmp, report, newVersion(civil.Date{}, cmp))
 	if err != nil {
 		return nil
 	}

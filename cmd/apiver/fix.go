@@ -66,7 +66,7 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, true)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func fixRun(opts *fixOptions) error {
 		return fixDocuments(opts, cmp, version)
 	}
 	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	res, left, err := runFix(&opts.pairFlags, opts.basePath, opts.revisionPath, cmp, report, version)
+	res, left, err := runFix(&opts.pairFlags, cmp, report, version)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func notFixable(stderr io.Writer, left *policy.Report) error {
 
 // runFix fixes a checked pair and holds the result to the fix's promise
 // (fix.Verify): what `apiver fix` writes, and what check offers.
-func runFix(f *pairFlags, basePath, revisionPath string, cmp *comparison, report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
+func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
 	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
 	if err != nil {
 		return nil, nil, err
@@ -151,8 +151,10 @@ func runFix(f *pairFlags, basePath, revisionPath string, cmp *comparison, report
 	if !version.IsZero() {
 		v = version.String()
 	}
-	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs,
-		Load: f.reloader(basePath, revisionPath, cmp.config), LoadAgainstRevision: f.reloader(revisionPath, revisionPath, cmp.config)}
+	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs}
+	if cmp.sources != nil {
+		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base), cmp.sources.loader(cmp.sources.revision)
+	}
 	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/specs/prune"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -200,9 +202,14 @@ type comparison struct {
 	// documents are the version documents compared, when the snapshots are
 	// document sets (base and revision then stand for their folders).
 	documents *specs.DocumentPair
+	// sources are the two files, kept parsed when the comparison is to
+	// load them again (compare's again); nil for document sets.
+	sources *pairSources
 }
 
-func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) {
+// compare loads and diffs two snapshots. again keeps the files parsed, for
+// a fix of the revision and its check (pairSources.loader).
+func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*comparison, error) {
 	date, err := parseDate("--date", f.date)
 	if err != nil {
 		return nil, err
@@ -217,7 +224,17 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 		}
 		return f.compareDocuments(cfg, basePath, revisionPath)
 	}
-	base, revision, err := f.loadPair(cfg, basePath, revisionPath)
+	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath)
+	if err != nil {
+		return nil, err
+	}
+	var sources *pairSources
+	if again {
+		opts.Keep, opts.Validator = true, prune.NewValidator()
+		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: opts}
+		sources.opts.Note = nil // the reloads are the fix's, not the check's
+	}
+	base, revision, err := specs.LoadReducedPair(baseSrc, revisionSrc, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -240,20 +257,32 @@ func (f *pairFlags) compare(basePath, revisionPath string) (*comparison, error) 
 	if cfg.DetectSnapshot(evidence) {
 		noteLatestVersion(f.stderr)
 	}
-	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result}, nil
+	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, sources: sources}, nil
 }
 
 // loadPair loads both snapshots with the config's limits, for a comparison
 // of the two.
 func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
-	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
-		return nil, nil, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
-	}
-	baseOpts, revisionOpts, err := f.loadOptions(cfg)
+	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	return specs.LoadDiffPair(basePath, revisionPath, baseOpts, revisionOpts, pairOptions(f.fullPipeline, f.verbose, f.stderr))
+	return specs.LoadReducedPair(base, revision, opts)
+}
+
+// readPair reads both files with the config's limits, and says how to load
+// them as a pair.
+func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string) (base, revision *specs.Source, opts specs.PairOptions, err error) {
+	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
+		return nil, nil, opts, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
+	}
+	baseOpts, revisionOpts, err := f.loadOptions(cfg)
+	if err != nil {
+		return nil, nil, opts, err
+	}
+	opts = pairOptions(f.fullPipeline, f.verbose, f.stderr)
+	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
+	return base, revision, opts, err
 }
 
 // loadOptions are how the base and the revision load: their dates, the
@@ -277,26 +306,27 @@ func (f *pairFlags) loadOptions(cfg policy.Config) (base, revision specs.LoadOpt
 	return base, revision, nil
 }
 
-// reloader loads the pair again as load does, with edited bytes in place
-// of the revision's (apiver fix's result, checked before it is written);
-// nil when an input is standard input, which is read once.
-func (f *pairFlags) reloader(basePath, revisionPath string, cfg policy.Config) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-	if basePath == sizelimit.Stdin || revisionPath == sizelimit.Stdin {
-		return nil
-	}
+// pairSources are a comparison's two files, parsed once for every pair
+// that a fix loads from them.
+type pairSources struct {
+	base, revision *specs.Source
+	opts           specs.PairOptions
+	// edited is the last text a loader was given, as a source of the
+	// revision's name: a fix loads it against the base and against the
+	// revision, and parses it once.
+	edited     *specs.Source
+	editedText []byte
+}
+
+// loader loads from (the base or the revision) against edited bytes in
+// place of the revision's (apiver fix's result, checked before it is
+// written), as the comparison loaded its pair.
+func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-		baseOpts, revisionOpts, err := f.loadOptions(cfg)
-		if err != nil {
-			return nil, nil, err
+		if p.edited == nil || !bytes.Equal(p.editedText, edited) {
+			p.edited, p.editedText = p.revision.WithData(edited), edited
 		}
-		var base, revision *specs.Source
-		if base, err = specs.Read(basePath, baseOpts); err != nil {
-			return nil, nil, err
-		}
-		if revision, err = specs.Read(revisionPath, revisionOpts); err != nil {
-			return nil, nil, err
-		}
-		return specs.LoadReducedPair(base, revision.WithData(edited), pairOptions(f.fullPipeline, false, nil))
+		return specs.LoadReducedPair(from, p.edited, p.opts)
 	}
 }
 
