@@ -8,10 +8,11 @@
 # (/usr/bin/time -v): on a shared machine the minimum is the figure least
 # disturbed by the others. Then the ratios the README's table gives.
 #
-#   scripts/bench.sh            the real pairs and the history (needs ../shared/corpus)
+#   scripts/bench.sh            the real pairs, pull requests on the newest snapshot (one
+#                               that passes, one that fails and gets the fix offer), the
+#                               same pair and pull request as version documents, and the
+#                               history (needs ../shared/corpus)
 #   scripts/bench.sh growth     generated specs: 1k, 5k, 20k operations; 1, 10, 100 changed
-#   scripts/bench.sh documents  the real pair split into version documents against the
-#                               same pair as published (media types), issue 24's anchor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
@@ -71,43 +72,48 @@ corpus=../shared/corpus
 [ -d "$corpus/atlas" ] || { echo "skipped: $corpus/atlas is absent"; exit 0; }
 config=cmd/apiver/testdata/atlas.yaml
 
-if [ "${1:-}" = documents ]; then
-  split="$work/split"
-  APIVER_LONG=1 APIVER_SPLIT_TO="$split" go test ./cmd/apiver -run '^TestWriteDocumentSplit$' -count=1 >/dev/null
-  # A pull request that changes one operation of the newest document, and
-  # the same change to the published file.
-  cp -r "$split/docs/2024-12-19" "$split/docs/pr"
-  newest=$(ls "$split/docs/pr" | tail -1)
-  "$work/benchspec" one "$split/docs/2024-12-19/$newest" "$split/docs/pr/$newest"
-  "$work/benchspec" one "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
-  for _ in $(seq "$runs"); do
-    measure mt-pair "$work/apiver" check --config "$config" --format json "$split/atlas-api-2024-11-19.yaml" "$split/atlas-api-2024-12-19.yaml"
-    measure doc-pair "$work/apiver" check --config "$config" --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
-    measure mt-pr "$work/apiver" check --config "$config" --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
-    measure doc-pr "$work/apiver" check --config "$config" --format json "$split/docs/2024-12-19" "$split/docs/pr"
-  done
-  header
-  compare "real pair 2024-11-19 → 2024-12-19: 8 version documents a side vs the 2 published files" doc-pair mt-pair
-  compare "one operation changed in the newest document vs in the published file" doc-pr mt-pr
-  exit 0
-fi
 "$corpus/unpack.sh" "$work/specs" >/dev/null
-"$work/benchspec" one "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+specs=$work/specs
+"$work/benchspec" one "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+"$work/benchspec" broken "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+# The real pair split into version documents, one folder a side, and a pull
+# request that changes one operation of the newest document.
+split="$work/split"
+APIVER_LONG=1 APIVER_SPLIT_TO="$split" go test ./cmd/apiver -run '^TestWriteDocumentSplit$' -count=1 >/dev/null
+cp -r "$split/docs/2024-12-19" "$split/docs/pr"
+newest=$(ls "$split/docs/pr" | tail -1)
+"$work/benchspec" one "$split/docs/2024-12-19/$newest" "$split/docs/pr/$newest"
+"$work/benchspec" one "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+check() { "$work/apiver" check --config "$config" "$@"; }
 for _ in $(seq "$runs"); do
-  measure apiver-pr "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
-  measure oasdiff-pr "$work/oasdiff" changelog "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml" --format json
-  measure apiver-full-pr "$work/apiver" check --full-pipeline --config "$config" "$work/specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
-  measure apiver-pair "$work/apiver" check --config "$config" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
-  measure oasdiff-pair "$work/oasdiff" changelog "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml" --format json
-  measure apiver-full-pair "$work/apiver" check --full-pipeline --config "$config" "$work/specs/atlas-api-2024-11-19.yaml" "$work/specs/atlas-api-2024-12-19.yaml"
-  measure apiver-history "$work/apiver" changelog build --config "$config" "$work/specs" -o "$work/history.json"
-  measure kin-history "$work/oasdiffdirect" -load "$work"/specs/*.yaml
-  measure apiver-full-history "$work/apiver" changelog build --full-pipeline --config "$config" "$work/specs" -o "$work/history-full.json"
+  measure apiver-pr check --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure oasdiff-pr "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml" --format json
+  measure apiver-full-pr check --full-pipeline --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure apiver-broken check --format json "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+  measure apiver-broken-gha check --format githubactions "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+  measure oasdiff-broken "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml" --format json
+  measure apiver-pair check --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure apiver-pair-gha check --format githubactions "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure oasdiff-pair "$work/oasdiff" changelog "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml" --format json
+  measure apiver-full-pair check --full-pipeline --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure doc-pair check --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
+  measure doc-pr check --format json "$split/docs/2024-12-19" "$split/docs/pr"
+  measure mt-pr check --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+  measure apiver-history "$work/apiver" changelog build --config "$config" "$specs" -o "$work/history.json"
+  measure kin-history "$work/oasdiffdirect" -load "$specs"/*.yaml
+  measure apiver-full-history "$work/apiver" changelog build --full-pipeline --config "$config" "$specs" -o "$work/history-full.json"
 done
 header
-compare "one operation changed in 2024-12-19 (a pull request): check vs oasdiff changelog" apiver-pr oasdiff-pr
+compare "one operation changed in 2024-12-19 (a pull request that passes): check vs oasdiff changelog" apiver-pr oasdiff-pr
 compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pr oasdiff-pr
+compare "one operation broken in 2024-12-19 (a pull request that fails): check vs oasdiff changelog" apiver-broken oasdiff-broken
+compare "the same, check --format githubactions (with the fix offer) vs oasdiff changelog" apiver-broken-gha oasdiff-broken
+compare "the same, check --format githubactions vs check --format json" apiver-broken-gha apiver-broken
 compare "real pair 2024-11-19 → 2024-12-19: check vs oasdiff changelog" apiver-pair oasdiff-pair
+compare "the same, check --format githubactions (with the fix offer) vs oasdiff changelog" apiver-pair-gha oasdiff-pair
+compare "the same, check --format githubactions vs check --format json" apiver-pair-gha apiver-pair
 compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pair oasdiff-pair
+compare "the same pair as 8 version documents a side vs the 2 published files" doc-pair apiver-pair
+compare "one operation changed in the newest version document vs in the published file" doc-pr mt-pr
 compare "changelog build of the 23 snapshots vs kin-openapi loading each once" apiver-history kin-history
 compare "the same, changelog build --full-pipeline" apiver-full-history kin-history

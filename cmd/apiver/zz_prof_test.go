@@ -6,5 +6,5 @@ import (
 )
 
 func TestZZProf(t *testing.T) {
-	run([]string{"check", "--config", "testdata/atlas.yaml", "--format", "githubactions", "/tmp/corpus/atlas-api-2024-11-19.yaml", "/tmp/corpus/atlas-api-2024-12-19.yaml"}, io.Discard, io.Discard)
+	run([]string{"check", "--config", "testdata/atlas.yaml", "--format", "githubactions", "/tmp/corpus/atlas-api-2024-12-19.yaml", "/tmp/broken-2024-12-19.yaml"}, io.Discard, io.Discard)
 }

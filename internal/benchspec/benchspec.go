@@ -37,6 +37,26 @@ func OneOperationChanged(text []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// OneOperationBroken is text whose first operation with a $ref'd request
+// schema takes, in its place, an object that requires a new property: a
+// pull request that breaks one operation-version without a new version,
+// which the check fails and offers to fix.
+func OneOperationBroken(text []byte) ([]byte, error) {
+	m := requestRef.FindSubmatchIndex(text)
+	if m == nil {
+		return nil, fmt.Errorf("no request body with a $ref'd schema")
+	}
+	indent := string(text[m[6]:m[7]])
+	var b bytes.Buffer
+	b.Write(text[:m[6]])
+	fmt.Fprintf(&b, "%stype: object\n", indent)
+	fmt.Fprintf(&b, "%srequired: [benchmarkProperty]\n", indent)
+	fmt.Fprintf(&b, "%sproperties:\n", indent)
+	fmt.Fprintf(&b, "%s  benchmarkProperty: {type: string}\n", indent)
+	b.Write(text[m[1]:])
+	return b.Bytes(), nil
+}
+
 // Generate writes a base and a revision of a spec with ops operations, each
 // with its own request and response schemas and a shared error schema, in
 // which the first changed operations gain a required request property.

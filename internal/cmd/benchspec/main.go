@@ -1,6 +1,7 @@
 // Command benchspec writes the snapshot pairs scripts/bench.sh measures:
 //
 //	benchspec one SNAPSHOT OUT             SNAPSHOT with one operation changed
+//	benchspec broken SNAPSHOT OUT          SNAPSHOT with one operation broken (the check fails)
 //	benchspec gen OPS CHANGED BASE REVISION generated specs
 package main
 
@@ -21,12 +22,16 @@ func main() {
 
 func run(args []string) error {
 	switch {
-	case len(args) == 3 && args[0] == "one":
+	case len(args) == 3 && (args[0] == "one" || args[0] == "broken"):
 		text, err := os.ReadFile(args[1])
 		if err != nil {
 			return err
 		}
-		changed, err := benchspec.OneOperationChanged(text)
+		change := benchspec.OneOperationChanged
+		if args[0] == "broken" {
+			change = benchspec.OneOperationBroken
+		}
+		changed, err := change(text)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[1], err)
 		}
@@ -43,5 +48,5 @@ func run(args []string) error {
 		}
 		return os.WriteFile(args[4], revision, 0o644)
 	}
-	return fmt.Errorf("usage: benchspec one SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION")
+	return fmt.Errorf("usage: benchspec one|broken SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION")
 }
