@@ -84,21 +84,21 @@ cp -r "$split/docs/2024-12-19" "$split/docs/pr"
 newest=$(ls "$split/docs/pr" | tail -1)
 "$work/benchspec" one "$split/docs/2024-12-19/$newest" "$split/docs/pr/$newest"
 "$work/benchspec" one "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
-check() { "$work/apiver" check --config "$config" "$@"; }
+check=("$work/apiver" check --config "$config")
 for _ in $(seq "$runs"); do
-  measure apiver-pr check --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure apiver-pr "${check[@]}" --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
   measure oasdiff-pr "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml" --format json
-  measure apiver-full-pr check --full-pipeline --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
-  measure apiver-broken check --format json "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
-  measure apiver-broken-gha check --format githubactions "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+  measure apiver-full-pr "${check[@]}" --full-pipeline --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
+  measure apiver-broken "${check[@]}" --format json "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+  measure apiver-broken-gha "${check[@]}" --format githubactions "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
   measure oasdiff-broken "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml" --format json
-  measure apiver-pair check --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
-  measure apiver-pair-gha check --format githubactions "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure apiver-pair "${check[@]}" --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure apiver-pair-gha "${check[@]}" --format githubactions "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
   measure oasdiff-pair "$work/oasdiff" changelog "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml" --format json
-  measure apiver-full-pair check --full-pipeline --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
-  measure doc-pair check --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
-  measure doc-pr check --format json "$split/docs/2024-12-19" "$split/docs/pr"
-  measure mt-pr check --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+  measure apiver-full-pair "${check[@]}" --full-pipeline --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
+  measure doc-pair "${check[@]}" --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
+  measure doc-pr "${check[@]}" --format json "$split/docs/2024-12-19" "$split/docs/pr"
+  measure mt-pr "${check[@]}" --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
   measure apiver-history "$work/apiver" changelog build --config "$config" "$specs" -o "$work/history.json"
   measure kin-history "$work/oasdiffdirect" -load "$specs"/*.yaml
   measure apiver-full-history "$work/apiver" changelog build --full-pipeline --config "$config" "$specs" -o "$work/history-full.json"
