@@ -27,8 +27,9 @@ type Options struct {
 	// path); nil loads the fixed revision whole against Base.
 	Load func(fixed []byte) (base, revision *specs.Snapshot, err error)
 	// LoadAgainstRevision, when set, loads the revision and the fixed
-	// revision as a pair, for Verify's diff of the two; nil loads the fixed
-	// revision whole.
+	// revision as a pair, for Verify's diff of the two, which reads only
+	// the pairs that changed: the snapshots may leave out the operations
+	// that did not. Nil loads the fixed revision whole.
 	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
 }
 

@@ -41,6 +41,11 @@ type PairOptions struct {
 	// the parse trees are released before kin-openapi loads, to keep the
 	// peak down.
 	Keep bool
+	// ChangesOnly loads the pair for its changes alone: operations the same
+	// in both documents are left out of both where they can be, instead of
+	// kept as skeletons for their versions, so the snapshots may lack them
+	// (a fix's check that it moved only what it meant to).
+	ChangesOnly bool
 }
 
 func (o PairOptions) validator() *prune.Validator {
@@ -135,6 +140,9 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		baseText, revText = base.emptied(), revision.emptied()
 	default:
 		red := prune.Decide(base.doc, revision.doc)
+		if opts.ChangesOnly {
+			red = prune.DecideOnly(base.doc, revision.doc, changedOperations(base.doc, revision.doc), true)
+		}
 		validator := opts.validator()
 		texts, err := red.Texts([]*prune.Doc{base.doc, revision.doc}, validator)
 		if err != nil {
@@ -180,6 +188,19 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		note("%s, %s: %s", base.path, revision.path, summary)
 	}
 	return b, r, nil
+}
+
+// changedOperations are the operations whose closure differs between b
+// and r, or that only one of them has.
+func changedOperations(b, r *prune.Doc) map[string]bool {
+	_, unchanged := prune.Changes(b, r)
+	changed := map[string]bool{}
+	for name, same := range unchanged {
+		if !same {
+			changed[name] = true
+		}
+	}
+	return changed
 }
 
 // prepare parses the source, checks its structure and indexes it, once.

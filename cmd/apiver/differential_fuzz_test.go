@@ -16,7 +16,8 @@ import (
 
 // FuzzPipelinesAgree generates a small OpenAPI 3.0 document and a revision
 // of it from the fuzz input, writes both in a YAML or JSON style of their
-// own, and runs check, diff and changelog build through both pipelines.
+// own, and runs check (with its fix offer), fix, diff and changelog build
+// through both pipelines.
 // The input's first bytes say how many mutations make the revision, which
 // ones, and the styles; the rest drive the generator and the mutations
 // (past its end, a fixed pseudo-random stream: any input is a pair).
@@ -26,6 +27,8 @@ func FuzzPipelinesAgree(f *testing.F) {
 		writeCaseFile(t, p.revisionName, p.revision)
 		return [][]string{
 			{"check", p.baseName, p.revisionName},
+			{"check", "--format", "markdown", p.baseName, p.revisionName}, // with the fix offer
+			{"fix", p.baseName, p.revisionName},
 			{"diff", "--format", "json", p.baseName, p.revisionName},
 			{"changelog", "build", "."},
 		}, fmt.Sprintf("-- %s --\n%s\n-- %s --\n%s", p.baseName, p.base, p.revisionName, p.revision)

@@ -237,7 +237,8 @@ func TestPipelinesAgreeOnExactCases(t *testing.T) {
 			}
 			var commands []exactCommand
 			for _, verb := range []string{"check", "diff"} {
-				for _, format := range []string{"json", "text"} {
+				// Markdown: the check's fix offer, which loads the fixed text.
+				for _, format := range []string{"json", "text", "markdown"} {
 					args := append([]string{verb}, c.args...)
 					args = append(args, c.snapshots[0], c.snapshots[1], "--format", format)
 					commands = append(commands, exactCommand{verb, args})

@@ -153,7 +153,7 @@ func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.
 	}
 	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs}
 	if cmp.sources != nil {
-		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base), cmp.sources.loader(cmp.sources.revision)
+		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base, false), cmp.sources.loader(cmp.sources.revision, true)
 	}
 	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)
 	if err != nil {

@@ -320,13 +320,16 @@ type pairSources struct {
 
 // loader loads from (the base or the revision) against edited bytes in
 // place of the revision's (apiver fix's result, checked before it is
-// written), as the comparison loaded its pair.
-func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+// written), as the comparison loaded its pair; changesOnly loads only the
+// operations that differ (specs.PairOptions.ChangesOnly).
+func (p *pairSources) loader(from *specs.Source, changesOnly bool) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 		if p.edited == nil || !bytes.Equal(p.editedText, edited) {
 			p.edited, p.editedText = p.revision.WithData(edited), edited
 		}
-		return specs.LoadReducedPair(from, p.edited, p.opts)
+		opts := p.opts
+		opts.ChangesOnly = changesOnly
+		return specs.LoadReducedPair(from, p.edited, opts)
 	}
 }
 
