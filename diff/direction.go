@@ -25,6 +25,11 @@ const sentStatus = "200"
 func turned(op *openapi3.Operation) *openapi3.Operation {
 	t := *op
 	t.Callbacks = nil
+	if t.Security == nil {
+		// The document's security is what a client shows the API; what the
+		// API shows the consumer is only the operation's own.
+		t.Security = &openapi3.SecurityRequirements{}
+	}
 	sent := &openapi3.Response{Description: new(string), Headers: openapi3.Headers{}}
 	ref := &openapi3.ResponseRef{Value: sent}
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
@@ -133,6 +138,12 @@ func (j judge) outboundChange(c Change, d specs.Direction, kind Kind) (Change, b
 		id = checker.WebhookAddedId
 	case d == specs.Webhook && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
 		id = checker.WebhookRemovedId
+	case d == specs.Callback && kind == Added && c.ID == endpointAdded:
+		c.Message = "callback added"
+		return c, true
+	case d == specs.Callback && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
+		c.Message = "callback removed"
+		return c, true
 	default:
 		c.Message = outboundMessage(c.Message, d)
 		return c, true

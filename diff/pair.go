@@ -93,6 +93,9 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 	for _, r := range revOps {
 		b := baseByKey[r.Key()]
+		if b == nil && r.Via != nil && baseByKey[r.Via.Key()] == nil {
+			continue // a callback comes with its new operation, as its responses do
+		}
 		if !r.Versioned() {
 			// An operation marked unstable in the base is not gated; one
 			// made unstable in place is, and its lowered level is a change.
@@ -148,6 +151,9 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 	for _, b := range baseOps {
 		r := revByKey[b.Key()]
+		if r == nil && b.Via != nil && revByKey[b.Via.Key()] == nil {
+			continue // a callback goes with its operation
+		}
 		remains := nothing
 		switch {
 		case r != nil:
