@@ -82,14 +82,11 @@ func (o *Operation) Key() string {
 	return o.Method + " " + pathTemplate(o.Path)
 }
 
-// Heading is what the operation is listed under: "Webhooks" for a webhook,
-// "" for the others, which are listed by path.
-func (o *Operation) Heading() string { return HeadingOf(o.Name()) }
-
 // WebhookPrefix starts the path of a webhook's operation name.
 const WebhookPrefix = "webhook:"
 
-// HeadingOf is Heading for an operation name.
+// HeadingOf is what the operation a name names is listed under in a
+// history: "Webhooks" for a webhook, "" for the others, listed by path.
 func HeadingOf(name string) string {
 	if _, path, _ := strings.Cut(name, " "); strings.HasPrefix(path, WebhookPrefix) {
 		return "Webhooks"
