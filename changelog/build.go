@@ -97,10 +97,9 @@ type BuildOptions struct {
 	Progress func()
 	// Pair is how the two snapshots of each release are loaded.
 	Pair specs.PairOptions
-	// Detected, when set, is told that the snapshots are read as
-	// latest-version ones, which the config does not say but they look
-	// like (policy.Config.DetectSnapshot).
-	Detected func()
+	// Detected, when set, is told what the snapshots' look made of their
+	// reading, when the config does not say (policy.Config.DetectSnapshot).
+	Detected func(policy.Detection)
 }
 
 // Build walks the snapshots in date order and records, for each one after
@@ -160,8 +159,8 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 // mode the config sets or, unset, the one the whole series shows.
 func historyOf(releases []pendingRelease, evidence policy.SnapshotEvidence, opts BuildOptions) (*History, error) {
 	cfg := opts.Config
-	if cfg.DetectSnapshot(evidence) && opts.Detected != nil {
-		opts.Detected()
+	if d := cfg.DetectSnapshot(evidence); d != policy.NotDetected && opts.Detected != nil {
+		opts.Detected(d)
 	}
 	h := &History{}
 	for _, rel := range releases {
@@ -253,8 +252,9 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 
 // Update computes the release from base to revision and adds it to h.
 // added is false when h already records that date. detected, when set, is
-// told that the pair is read as latest-version snapshots, as for Build.
-func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config, detected func()) (added bool, err error) {
+// told what the pair's look made of its reading, as for Build: one pair
+// never reads as latest-version snapshots unless the config says so.
+func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config, detected func(policy.Detection)) (added bool, err error) {
 	if revision.Date.IsZero() {
 		return false, fmt.Errorf("%s: no date in the file name; use --revision-date", revision.Path)
 	}
@@ -266,8 +266,8 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config, detec
 	if err != nil {
 		return false, err
 	}
-	if cfg.DetectSnapshot(evidence) && detected != nil {
-		detected()
+	if d := cfg.DetectSnapshot(evidence); d != policy.NotDetected && detected != nil {
+		detected(d)
 	}
 	return h.Add(release.as(cfg.Snapshot))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/specs"
 )
 
 // Line is one statement of a release as people read it, and the
@@ -27,6 +28,9 @@ type Line struct {
 	Notes []string
 	// Entries is how many history entries the line stands for.
 	Entries int
+	// Heading is what the line is listed under apart from the operations'
+	// changes: "Webhooks" for a webhook's, "" for the others.
+	Heading string
 }
 
 // Use is one operation-version a line applies to.
@@ -86,7 +90,9 @@ func (it *item) key(skip string) string {
 		}
 		b.WriteString("\x01")
 	}
-	field("entry", it.e.ID, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted), it.text, it.rest, it.prefix, it.suffix)
+	// A webhook's change is listed apart, so it never merges with an
+	// operation's.
+	field("entry", it.e.ID, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted), it.text, it.rest, it.prefix, it.suffix, specs.HeadingOf(it.e.Operation))
 	field("args", it.args...)
 	field("statuses", it.statuses...)
 	field("values", it.values...)
@@ -261,7 +267,8 @@ func newItem(e Entry, text string) *item {
 
 // Lines groups a release's changes for reading. The history names each
 // version's deprecation and sunset for lifecycle lines; it may be nil.
-// Breaking lines come first, then the lines used by most operations.
+// Breaking lines come first, then the lines used by most operations; a
+// webhook's lines come after all others, under their heading.
 func Lines(r Release, history *Lifecycles) []*Line {
 	items := make([]*item, 0, len(r.Changes))
 	for _, e := range r.Changes {
@@ -278,10 +285,11 @@ func Lines(r Release, history *Lifecycles) []*Line {
 		slices.SortStableFunc(it.uses, func(a, b Use) int {
 			return cmp.Or(compareOperations(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 		})
-		out[i] = &Line{Text: capitalize(it.render()), Breaking: it.e.Breaking, Exempted: it.e.Exempted, ID: it.e.ID, Uses: it.uses, Notes: it.notes, Entries: it.entries}
+		out[i] = &Line{Text: capitalize(it.render()), Breaking: it.e.Breaking, Exempted: it.e.Exempted, ID: it.e.ID, Uses: it.uses, Notes: it.notes, Entries: it.entries,
+			Heading: specs.HeadingOf(it.e.Operation)}
 	}
 	slices.SortStableFunc(out, func(a, b *Line) int {
-		return cmp.Or(boolFirst(a.Breaking, b.Breaking), cmp.Compare(len(b.Uses), len(a.Uses)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
+		return cmp.Or(cmp.Compare(a.Heading, b.Heading), boolFirst(a.Breaking, b.Breaking), cmp.Compare(len(b.Uses), len(a.Uses)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 	})
 	return out
 }

@@ -65,7 +65,7 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 
 // UpdateDocuments adds the release of a comparison of two document sets to
 // h, as Update does for two snapshot files.
-func UpdateDocuments(h *History, pair *specs.DocumentPair, cfg policy.Config, detected func()) (added bool, err error) {
+func UpdateDocuments(h *History, pair *specs.DocumentPair, cfg policy.Config, detected func(policy.Detection)) (added bool, err error) {
 	revision := pair.Revision.Snapshot()
 	if revision.Date.IsZero() {
 		return false, fmt.Errorf("%s: no date in the folder name; use --revision-date", revision.Path)
@@ -78,8 +78,8 @@ func UpdateDocuments(h *History, pair *specs.DocumentPair, cfg policy.Config, de
 	if err != nil {
 		return false, err
 	}
-	if cfg.DetectSnapshot(evidence) && detected != nil {
-		detected()
+	if d := cfg.DetectSnapshot(evidence); d != policy.NotDetected && detected != nil {
+		detected(d)
 	}
 	return h.Add(release.as(cfg.Snapshot))
 }

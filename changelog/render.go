@@ -140,6 +140,13 @@ func Render(w io.Writer, format string, releases []Release) error {
 			if l.Breaking {
 				title = "Breaking changes"
 			}
+			if l.Heading != "" {
+				// What a consumer's server receives.
+				title = l.Heading
+				if l.Breaking {
+					title += ": breaking changes"
+				}
+			}
 			if title != section {
 				section = title
 				if markdown {

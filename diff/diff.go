@@ -100,7 +100,7 @@ func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result,
 		}
 		pairs = append(pairs, pairing{
 			Pair: &Pair{Operation: op.Name(), Version: to, Kind: Bump, Predecessor: from},
-			base: &side{path: op.Path, file: s.Path, op: old.View}, revision: &side{path: op.Path, file: s.Path, op: next.View},
+			base: newSide(op, s.Path, old.View, from), revision: newSide(op, s.Path, next.View, to),
 		})
 	}
 	opts.Plan = nil // a plan compares two snapshots, not one with itself
@@ -132,7 +132,7 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 		}
 		pairs = append(pairs, pairing{
 			Pair: &Pair{Operation: next.Name(), Version: to, Kind: Bump},
-			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View},
+			base: &side{path: next.Path, file: legacy.Path, op: op.Unversioned, method: op.Method}, revision: &side{path: next.Path, file: s.Path, op: next.Version(to).View, method: next.Method},
 		})
 	}
 	opts.Plan = nil
@@ -167,10 +167,14 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			}
 			// Each side keeps its own path, so oasdiff maps renamed path
 			// parameters as it does between two documents.
+			op := s.side.op
+			if s.side.direction.Outbound() {
+				op = turned(op)
+			}
 			item := &openapi3.PathItem{}
-			item.SetOperation(methodOf(p.Operation), s.side.op)
+			item.SetOperation(s.side.method, op)
 			s.doc.Paths.Set(pairPath(i, s.side.path), item)
-			sources[s.side.op] = s.side.file
+			sources[op] = s.side.file
 		}
 	}
 
@@ -212,11 +216,13 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			p := pairs[i]
 			change.Operation, change.Version = p.Operation, p.Version
 			change.Message = names.restore(change.Message, p.Version)
+			if d := p.direction(); d.Outbound() {
+				if change, ok = j.outboundChange(change, d, p.Kind); !ok {
+					continue
+				}
+			}
 			p.Changes = append(p.Changes, change)
 		case document:
-			if hook, ok := webhookName(c); ok {
-				change.Operation = strings.ToUpper(c.(checker.ApiChange).Operation) + " " + hook
-			}
 			documentChanges = append(documentChanges, change)
 		}
 	}
@@ -252,20 +258,20 @@ func unchanged(p pairing, plan *specs.Plan) bool {
 	if plan == nil || p.base == nil || p.revision == nil || (p.Kind != Same && p.Kind != Unversioned) {
 		return false
 	}
-	method := methodOf(p.Operation)
-	return plan.OperationUnchanged(method+" "+p.base.path) && plan.OperationUnchanged(method+" "+p.revision.path)
+	return p.base.planned != "" && p.revision.planned != "" && plan.OperationUnchanged(p.base.planned) && plan.OperationUnchanged(p.revision.planned)
 }
 
 // syntheticDoc is a document to hold pair operations: the original
-// without its paths, so that changes outside the paths (components,
-// security, webhooks) are diffed too when document is set, and otherwise
-// only what operations name (security schemes). With a plan, only the
-// components that may have changed are there to diff.
+// without its paths and webhooks (whose operations are pairs), so that
+// changes outside any operation (components, security) are diffed too when
+// document is set, and otherwise only what operations name (security
+// schemes). With a plan, only the components that may have changed are
+// there to diff.
 func syntheticDoc(doc *openapi3.T, document bool, plan *specs.Plan) *openapi3.T {
 	synth := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Paths: openapi3.NewPaths(), Security: doc.Security}
 	if document {
 		synth.Extensions, synth.Components, synth.Servers, synth.Tags = doc.Extensions, changedComponents(doc.Components, plan), doc.Servers, doc.Tags
-		synth.ExternalDocs, synth.Webhooks, synth.JSONSchemaDialect = doc.ExternalDocs, doc.Webhooks, doc.JSONSchemaDialect
+		synth.ExternalDocs, synth.JSONSchemaDialect = doc.ExternalDocs, doc.JSONSchemaDialect
 	} else if doc.Components != nil {
 		synth.Components = &openapi3.Components{SecuritySchemes: doc.Components.SecuritySchemes}
 	}
@@ -318,8 +324,6 @@ func pairIndex(c checker.Change) (int, bool) {
 	i, err := strconv.Atoi(head)
 	return i, err == nil
 }
-
-func methodOf(operation string) string { m, _, _ := strings.Cut(operation, " "); return m }
 
 // LevelOf is apiver's name for an oasdiff level.
 func LevelOf(l checker.Level) Level {

@@ -13,6 +13,12 @@ type side struct {
 	path string
 	file string
 	op   *openapi3.Operation
+	// method is the operation's; direction who sends its request.
+	method    string
+	direction specs.Direction
+	// planned is the "METHOD /path" the fast pass's plan knows the
+	// operation by: a callback's is its parent's, a webhook's none ("").
+	planned string
 	// sunset is the version's x-sunset, zero when none.
 	sunset civil.Date
 	// common are the parameters the view takes from its path item (those
@@ -33,6 +39,14 @@ type pairing struct {
 	// existing is, for an added version, whether the base already had its
 	// operation.
 	existing bool
+}
+
+// direction is who sends the request of the pair's operation.
+func (p pairing) direction() specs.Direction {
+	if p.revision != nil {
+		return p.revision.direction
+	}
+	return p.base.direction
 }
 
 // remainder is what the revision still has of a removed operation-version.
@@ -63,10 +77,10 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 		revPaths[pathKey(op)] = true
 	}
 	baseSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: base.Path, op: view, sunset: op.Sunset(version), common: commonParameters(base.Doc, op)}
+		return newSide(op, base.Path, view, version)
 	}
 	revSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
-		return &side{path: op.Path, file: revision.Path, op: view, sunset: op.Sunset(version), common: commonParameters(revision.Doc, op)}
+		return newSide(op, revision.Path, view, version)
 	}
 
 	var pairs []pairing
@@ -79,6 +93,9 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 	for _, r := range revOps {
 		b := baseByKey[r.Key()]
+		if b == nil && r.Via != nil && baseByKey[r.Via.Key()] == nil {
+			continue // a callback comes with its new operation, as its responses do
+		}
 		if !r.Versioned() {
 			// An operation marked unstable in the base is not gated; one
 			// made unstable in place is, and its lowered level is a change.
@@ -134,6 +151,9 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 	for _, b := range baseOps {
 		r := revByKey[b.Key()]
+		if r == nil && b.Via != nil && revByKey[b.Via.Key()] == nil {
+			continue // a callback goes with its operation
+		}
 		remains := nothing
 		switch {
 		case r != nil:
@@ -182,9 +202,26 @@ func successor(op *specs.Operation, name string) string {
 	return ""
 }
 
+// newSide is a version's view of op, read from file.
+func newSide(op *specs.Operation, file string, view *openapi3.Operation, version string) *side {
+	s := &side{path: op.Path, file: file, op: view, method: op.Method, direction: op.Direction, sunset: op.Sunset(version), common: commonParameters(op)}
+	switch op.Direction {
+	case specs.Inbound:
+		s.planned = op.Name()
+	case specs.Callback:
+		s.planned = op.Via.Name()
+	}
+	if op.Direction.Outbound() {
+		// Neither a webhook's name nor a callback's URL expression is a
+		// path template for oasdiff to read parameters from.
+		s.path = "/" + strings.ToLower(op.Method)
+	}
+	return s
+}
+
 // commonParameters are the parameters op takes from its path item.
-func commonParameters(doc *openapi3.T, op *specs.Operation) map[paramKey]bool {
-	item := doc.Paths.Value(op.Path)
+func commonParameters(op *specs.Operation) map[paramKey]bool {
+	item := op.Item
 	if item == nil || len(item.Parameters) == 0 {
 		return nil
 	}

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"fmt"
-	"strings"
 
 	"cloud.google.com/go/civil"
 	"github.com/oasdiff/oasdiff/checker"
@@ -143,16 +142,6 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 	return out
 }
 
-// webhookName is the webhook a change of oasdiff's is in: oasdiff reports
-// changes inside webhooks under the path "webhook:NAME".
-func webhookName(c checker.Change) (string, bool) {
-	api, ok := c.(checker.ApiChange)
-	if !ok || !strings.HasPrefix(api.Path, "webhook:") {
-		return "", false
-	}
-	return api.Path, true
-}
-
 // DocumentChecks are oasdiff's checks of what lies outside any operation:
 // their changes have an empty operation and version.
 var DocumentChecks = []string{
@@ -164,7 +153,7 @@ var DocumentChecks = []string{
 	"api-security-component-oauth-scope-changed", "api-security-component-oauth-scope-removed",
 	"api-security-component-oauth-token-url-changed", "api-security-component-oauth-url-changed",
 	"api-security-component-openid-connect-url-changed", "api-security-component-removed", "api-security-component-type-changed",
-	"api-version-decreased", "api-version-not-bumped", "webhook-added", "webhook-removed",
+	"api-version-decreased", "api-version-not-bumped",
 }
 
 // JudgedByDate reports the checks apiver rates itself against the policy's

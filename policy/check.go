@@ -34,10 +34,11 @@ type Finding struct {
 // Fixable reports whether `apiver fix` can fix the finding: an error inside
 // an existing version, which a new version of the operation can carry. A
 // stability level lowered in place is not: it takes back a promise about
-// the version itself, which no new version restores.
+// the version itself, which no new version restores. apiver fix edits
+// operations under paths only, not webhooks or callbacks.
 func (f Finding) Fixable() bool {
 	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && !f.Preexisting && f.Operation != "" && f.Version != "" &&
-		f.Change != stabilityDecreased
+		f.Change != stabilityDecreased && specs.DirectionOf(f.Operation) == specs.Inbound
 }
 
 const stabilityDecreased = "api-stability-decreased"

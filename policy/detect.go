@@ -11,10 +11,13 @@ type SnapshotEvidence struct {
 	// replaced: some operation's one version gave way to a newer one from
 	// one snapshot to the next.
 	replaced bool
+	// pairs is how many consecutive pairs were looked at.
+	pairs int
 }
 
 // AddPair adds what the operations of two consecutive snapshots show.
 func (e *SnapshotEvidence) AddPair(base, revision []*specs.Operation) {
+	e.pairs++
 	before := map[string]*specs.Operation{}
 	for _, op := range base {
 		e.several = e.several || len(op.Versions) > 1
@@ -34,13 +37,34 @@ func (e *SnapshotEvidence) AddPair(base, revision []*specs.Operation) {
 // a second beside it is a bump of all-versions snapshots.
 func (e SnapshotEvidence) LatestOnly() bool { return e.replaced && !e.several }
 
+// Detection is what DetectSnapshot made of the evidence.
+type Detection int
+
+const (
+	// NotDetected: the config says, or the snapshots do not look like
+	// latest-version ones.
+	NotDetected Detection = iota
+	// LikelyLatestVersion: one pair looks like latest-version snapshots,
+	// but it would look the same if an all-versions snapshot dropped a
+	// version too early: the default reading stands, and a note names the
+	// setting.
+	LikelyLatestVersion
+	// DetectedLatestVersion: a whole history (several pairs) looks like
+	// latest-version snapshots, and is read so.
+	DetectedLatestVersion
+)
+
 // DetectSnapshot reads the snapshots as latest-version ones when the config
-// does not set snapshot: and the evidence shows they publish only the
-// newest version of each operation; it reports whether it did.
-func (c *Config) DetectSnapshot(e SnapshotEvidence) bool {
+// does not set snapshot: and a whole history of them shows they publish
+// only the newest version of each operation. One pair never decides: a
+// gate that guessed would pass a version removed before its sunset.
+func (c *Config) DetectSnapshot(e SnapshotEvidence) Detection {
 	if c.SnapshotDeclared || c.Snapshot == LatestVersion || !e.LatestOnly() {
-		return false
+		return NotDetected
+	}
+	if e.pairs < 2 {
+		return LikelyLatestVersion
 	}
 	c.Snapshot = LatestVersion
-	return true
+	return DetectedLatestVersion
 }

@@ -30,9 +30,11 @@ func TestSnapshotEvidence(t *testing.T) {
 		{"one version replaced by a newer one", []snapshot{
 			{"/a": {"2024-01-01"}, "/b": {"2024-01-01"}},
 			{"/a": {"2024-03-01"}, "/b": {"2024-01-01"}},
+			{"/a": {"2024-03-01"}, "/b": {"2024-05-01"}},
 		}, true},
 		{"a path parameter renamed with it", []snapshot{
 			{"/a/{id}": {"2024-01-01"}},
+			{"/a/{aId}": {"2024-03-01"}},
 			{"/a/{aId}": {"2024-03-01"}},
 		}, true},
 		// A normal bump of all-versions snapshots.
@@ -68,19 +70,34 @@ func TestSnapshotEvidence(t *testing.T) {
 				t.Errorf("LatestOnly() = %v, want %v", e.LatestOnly(), c.latest)
 			}
 			cfg := DefaultConfig()
-			if cfg.DetectSnapshot(e) != c.latest || (cfg.Snapshot == LatestVersion) != c.latest {
+			if (cfg.DetectSnapshot(e) == DetectedLatestVersion) != c.latest || (cfg.Snapshot == LatestVersion) != c.latest {
 				t.Errorf("DetectSnapshot: mode %s, want latest-version %v", cfg.Snapshot, c.latest)
 			}
 		})
 	}
 }
 
+// TestDetectSnapshotOnePair: one pair whose only version of an operation
+// is replaced looks like latest-version snapshots, and just as much like
+// an all-versions snapshot that dropped a version early. It is read with
+// the default, and only named as likely.
+func TestDetectSnapshotOnePair(t *testing.T) {
+	t.Parallel()
+	var e SnapshotEvidence
+	e.AddPair(ops(map[string][]string{"/a": {"2024-01-15"}}), ops(map[string][]string{"/a": {"2025-06-01"}}))
+	cfg := DefaultConfig()
+	if d := cfg.DetectSnapshot(e); d != LikelyLatestVersion || cfg.Snapshot != AllVersions {
+		t.Errorf("DetectSnapshot = %d, mode %s; want LikelyLatestVersion and all-versions", d, cfg.Snapshot)
+	}
+}
+
 // TestDetectSnapshotDeclared: a config that sets snapshot:, even to
-// all-versions, is never overruled; one that leaves it out is.
+// all-versions, is never overruled; one that leaves it out is, by a history.
 func TestDetectSnapshotDeclared(t *testing.T) {
 	t.Parallel()
 	var latest SnapshotEvidence
 	latest.AddPair(ops(map[string][]string{"/a": {"2024-01-01"}}), ops(map[string][]string{"/a": {"2024-03-01"}}))
+	latest.AddPair(ops(map[string][]string{"/a": {"2024-03-01"}}), ops(map[string][]string{"/a": {"2024-05-01"}}))
 	for _, c := range []struct {
 		config string
 		want   SnapshotMode

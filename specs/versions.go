@@ -12,10 +12,39 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// Operation is one method on one path with the resource versions it carries.
+// Direction says who sends an operation's request and who reads it.
+type Direction int
+
+const (
+	// Inbound is an operation under paths: the client sends the request
+	// and reads the response.
+	Inbound Direction = iota
+	// Webhook is an operation under webhooks: the API sends the request
+	// (the payload) and the consumer's server reads it and responds.
+	Webhook
+	// Callback is an operation of a callback: the API sends the request
+	// to a URL the client gave, as for a webhook.
+	Callback
+)
+
+// Outbound reports whether the API sends the request: what it sends is
+// read by a consumer, as a response is.
+func (d Direction) Outbound() bool { return d != Inbound }
+
+// Operation is one method on one path with the resource versions it carries;
+// or a webhook, whose Path is "webhook:NAME"; or a callback, whose Path is
+// its URL expression.
 type Operation struct {
 	Method string
 	Path   string
+	// Direction is who sends the request.
+	Direction Direction
+	// Via is, for a callback, the operation that registers it, and
+	// Callback the callback's name.
+	Via      *Operation
+	Callback string
+	// Item is the path item the operation is in, whose parameters it takes.
+	Item *openapi3.PathItem
 	// Op is the operation as written, for lifecycle facts (deprecated,
 	// x-sunset) that are not part of any one version's view.
 	Op *openapi3.Operation
@@ -34,12 +63,48 @@ type Operation struct {
 // beta (x-stability-level): an unversioned one is never gated.
 func (o *Operation) Unstable() bool { return Unstable(stabilityOf(o.Op.Extensions)) }
 
-// Name is "METHOD /path", the way findings name an operation.
-func (o *Operation) Name() string { return o.Method + " " + o.Path }
+// Name is "METHOD /path", the way findings name an operation; a webhook's
+// is "METHOD webhook:NAME", a callback's "METHOD /path callback NAME
+// EXPRESSION METHOD", under the operation that registers it.
+func (o *Operation) Name() string {
+	if o.Via != nil {
+		return o.Via.Name() + " callback " + o.Callback + " " + o.Path + " " + o.Method
+	}
+	return o.Method + " " + o.Path
+}
 
 // Key identifies the operation across snapshots: path parameter names do not
 // matter, so a renamed parameter still pairs.
-func (o *Operation) Key() string { return o.Method + " " + pathTemplate(o.Path) }
+func (o *Operation) Key() string {
+	if o.Via != nil {
+		return o.Via.Key() + " callback " + o.Callback + " " + o.Path + " " + o.Method
+	}
+	return o.Method + " " + pathTemplate(o.Path)
+}
+
+// WebhookPrefix starts the path of a webhook's operation name.
+const WebhookPrefix = "webhook:"
+
+// HeadingOf is what the operation a name names is listed under in a
+// history: "Webhooks" for a webhook, "" for the others, listed by path.
+func HeadingOf(name string) string {
+	if _, path, _ := strings.Cut(name, " "); strings.HasPrefix(path, WebhookPrefix) {
+		return "Webhooks"
+	}
+	return ""
+}
+
+// DirectionOf is the direction of the operation a name names.
+func DirectionOf(name string) Direction {
+	_, path, _ := strings.Cut(name, " ")
+	switch {
+	case strings.HasPrefix(path, WebhookPrefix):
+		return Webhook
+	case strings.Contains(path, " callback "):
+		return Callback
+	}
+	return Inbound
+}
 
 // pathTemplate is path with every parameter's name left out: "{id}" and
 // "{orgId}" are both "{}". A "{" with no "}" after it stays as written.
@@ -185,21 +250,42 @@ func productOfInvalid(name string) MediaType {
 }
 
 func eachMediaType(doc *openapi3.T, fn func(string)) {
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			if op.RequestBody != nil && op.RequestBody.Value != nil {
-				for name := range op.RequestBody.Value.Content {
+	visit := func(op *openapi3.Operation) {
+		if op.RequestBody != nil && op.RequestBody.Value != nil {
+			for name := range op.RequestBody.Value.Content {
+				fn(name)
+			}
+		}
+		if op.Responses == nil {
+			return
+		}
+		for _, resp := range op.Responses.Map() {
+			if resp.Value != nil {
+				for name := range resp.Value.Content {
 					fn(name)
 				}
 			}
-			if op.Responses == nil {
-				continue
-			}
-			for _, resp := range op.Responses.Map() {
-				if resp.Value != nil {
-					for name := range resp.Value.Content {
-						fn(name)
-					}
+		}
+	}
+	var items []*openapi3.PathItem
+	for _, item := range doc.Paths.Map() {
+		items = append(items, item)
+	}
+	for _, item := range doc.Webhooks {
+		items = append(items, item)
+	}
+	for len(items) > 0 {
+		item := items[len(items)-1]
+		items = items[:len(items)-1]
+		if item == nil {
+			continue
+		}
+		for _, op := range item.Operations() {
+			visit(op)
+			// A callback's operations are versioned as any other.
+			for _, cb := range op.Callbacks {
+				if cb != nil && cb.Value != nil {
+					items = append(items, slices.Collect(maps.Values(cb.Value.Map()))...)
 				}
 			}
 		}
@@ -207,20 +293,54 @@ func eachMediaType(doc *openapi3.T, fn func(string)) {
 }
 
 // Operations lists the operations of a snapshot, sorted by path and method,
-// with the versions of product they carry.
+// with the versions of product they carry: those under paths, each followed
+// by its callbacks', then the webhooks'.
 func Operations(doc *openapi3.T, product string) []*Operation {
 	var ops []*Operation
-	for _, path := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
-		item := doc.Paths.Value(path)
+	each := func(item *openapi3.PathItem, fn func(method string, op *openapi3.Operation)) {
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
-			ops = append(ops, newOperation(method, path, item, item.GetOperation(method), product))
+			fn(method, item.GetOperation(method))
 		}
 	}
+	for _, path := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
+		item := doc.Paths.Value(path)
+		each(item, func(method string, op *openapi3.Operation) {
+			parent := newOperation(method, path, item, op, product)
+			ops = append(ops, parent)
+			for _, name := range slices.Sorted(maps.Keys(op.Callbacks)) {
+				cb := op.Callbacks[name]
+				if cb == nil || cb.Value == nil {
+					continue
+				}
+				for _, expr := range slices.Sorted(maps.Keys(cb.Value.Map())) {
+					cbItem := cb.Value.Value(expr)
+					each(cbItem, func(m string, cbOp *openapi3.Operation) {
+						o := newOperation(m, expr, cbItem, cbOp, product)
+						o.Direction, o.Via, o.Callback = Callback, parent, name
+						ops = append(ops, o)
+					})
+				}
+			}
+		})
+	}
+	for _, name := range slices.Sorted(maps.Keys(doc.Webhooks)) {
+		item := doc.Webhooks[name]
+		if item == nil {
+			continue
+		}
+		each(item, func(method string, op *openapi3.Operation) {
+			o := newOperation(method, WebhookPrefix+name, item, op, product)
+			o.Direction = Webhook
+			ops = append(ops, o)
+		})
+	}
+	// Each callback after the operations of its parent's path, as names sort.
+	slices.SortStableFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
 	return ops
 }
 
 func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product string) *Operation {
-	o := &Operation{Method: method, Path: path, Op: op}
+	o := &Operation{Method: method, Path: path, Op: op, Item: item}
 	versions := map[string]MediaType{}
 	invalid := map[string]*InvalidVersionError{}
 	visit := func(name string) {

@@ -74,7 +74,7 @@ or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 				return err
 			}
 			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
-				Detected: func() { noteLatestVersion(cmd.ErrOrStderr()) }}
+				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -237,7 +237,7 @@ for REF:PATH, else today.`,
 				if err != nil {
 					return err
 				}
-				detected := func() { noteLatestVersion(cmd.ErrOrStderr()) }
+				detected := func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }
 				var added bool
 				if documents {
 					added, err = changelog.UpdateDocuments(h, pair, cfg, detected)

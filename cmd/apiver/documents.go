@@ -100,9 +100,7 @@ func (f *pairFlags) compareDocuments(cfg policy.Config, basePath, revisionPath s
 	}
 	var evidence policy.SnapshotEvidence
 	evidence.AddPair(result.Base, result.Revision)
-	if cfg.DetectSnapshot(evidence) {
-		noteLatestVersion(f.stderr)
-	}
+	noteLatestVersion(f.stderr, cfg.DetectSnapshot(evidence))
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, documents: pair}, nil
 }
 

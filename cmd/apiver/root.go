@@ -254,9 +254,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*compari
 	}
 	var evidence policy.SnapshotEvidence
 	evidence.AddPair(result.Base, result.Revision)
-	if cfg.DetectSnapshot(evidence) {
-		noteLatestVersion(f.stderr)
-	}
+	noteLatestVersion(f.stderr, cfg.DetectSnapshot(evidence))
 	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, sources: sources}, nil
 }
 
@@ -361,11 +359,18 @@ func checkFormat(formats []string, format string) error {
 	return nil
 }
 
-// noteLatestVersion says that the snapshots are read as latest-version
-// ones because they look like them, and how to say otherwise.
-func noteLatestVersion(stderr io.Writer) {
-	if stderr != nil {
-		fmt.Fprintln(stderr, "apiver: no operation carries two versions and versions change between the snapshots: read as snapshot: latest-version (a replaced version is deprecated, not removed); set snapshot: in the config to choose")
+// noteLatestVersion says what the snapshots' look made of their reading:
+// read as latest-version ones (a whole history), or read with the default
+// while they look like them (one pair), with the config line either way.
+func noteLatestVersion(stderr io.Writer, d policy.Detection) {
+	if stderr == nil {
+		return
+	}
+	switch d {
+	case policy.DetectedLatestVersion:
+		fmt.Fprintln(stderr, "apiver: no operation carries two versions and versions change between the snapshots: read as snapshot: latest-version (a replaced version is deprecated, not removed); put the line \"snapshot: all-versions\" in the config to read a replaced version as removed")
+	case policy.LikelyLatestVersion:
+		fmt.Fprintln(stderr, "apiver: note: no operation carries two versions and a version is replaced between the two snapshots: read as snapshot: all-versions, the default (a replaced version is removed); if each snapshot publishes only the newest version of each operation, put the line \"snapshot: latest-version\" in the config")
 	}
 }
 
