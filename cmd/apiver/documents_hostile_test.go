@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -68,6 +69,34 @@ func TestDocumentCommandsOneCPU(t *testing.T) {
 		}
 		if got := runs[name]; got.code == -1 || got.code != want.code || got.stdout != want.stdout {
 			t.Errorf("apiver %s with GOMAXPROCS=1: %s\nwant %s", strings.Join(args, " "), got, want)
+		}
+	}
+}
+
+// TestHostileDocumentLinkOut: a revision whose document, or dated folder,
+// is a symbolic link to an OpenAPI file outside the folder fails every
+// command that reads it with exit 2 naming the link and where it leads;
+// nothing of the file outside is shown.
+func TestHostileDocumentLinkOut(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeCaseFile(t, "secret/api.2024-01-01.yaml", []byte(widgetDocument([]string{"/SECRET-OUTSIDE"}, "id")))
+	for _, name := range []string{"base", "file", "folder"} {
+		writeCaseFile(t, name+"/api.2023-01-01.yaml", []byte(widgetDocument([]string{"/a"}, "id")))
+	}
+	for link, to := range map[string]string{"file/api.2024-01-01.yaml": "../secret/api.2024-01-01.yaml", "folder/2024-01-01": "../secret"} {
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+		revision := filepath.Dir(link)
+		for _, args := range [][]string{
+			{"check", "base", revision}, {"diff", "base", revision}, {"fix", "--diff", "base", revision},
+			{"versions", revision}, {"sunset", revision}, {"changelog", "migrate", revision, "--from", "2023-01-01", "--to", "2024-01-01"},
+		} {
+			r := runPipeline(false, args)
+			if r.code != exitInput || !strings.HasPrefix(r.stderr, "apiver: "+link+": ") || !strings.Contains(r.stderr, to) || strings.Contains(r.stdout+r.stderr, "SECRET") {
+				t.Errorf("apiver %s: %s\nwant exit 2 naming %s and %s", strings.Join(args, " "), r, link, to)
+			}
 		}
 	}
 }
