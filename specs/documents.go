@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/outfile"
 )
 
 // DocumentSet is a snapshot published as one OpenAPI document per version
@@ -369,7 +370,7 @@ func extRank(p string) int {
 // root, its links resolved, so that a link added by a pull request cannot
 // make CI read the runner's files.
 func listDir(root string) func(dir string) ([]entry, error) {
-	realRoot := realPath(root)
+	realRoot := outfile.Real(root)
 	return func(dir string) ([]entry, error) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -388,7 +389,9 @@ func listDir(root string) func(dir string) ([]entry, error) {
 				link := filepath.Join(dir, e.Name())
 				info, err := os.Stat(link)
 				en.dir = err == nil && info.IsDir()
-				if real := realPath(link); !insideDir(realRoot, real) {
+				// A link whose target is missing is followed all the same:
+				// reading it fails, but its name says where it leads.
+				if real := outfile.Real(link); !insideDir(realRoot, real) {
 					to := real
 					if written, err := os.Readlink(link); err == nil && written != real {
 						to = fmt.Sprintf("%s (%s)", written, real)

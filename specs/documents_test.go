@@ -105,6 +105,7 @@ func TestReadDocumentSetRefusesLinksOut(t *testing.T) {
 		{"a dated folder", "2024-02-01", filepath.Dir(outside)},
 		{"an undated folder", "stable", filepath.Dir(outside)},
 		{"a folder under a dated one", "2024-03-01/v1", filepath.Dir(outside)},
+		{"a link to nothing yet", "api.2024-02-01.yaml", filepath.Join(dir, "nowhere", "api.yaml")},
 	} {
 		root := filepath.Join(dir, tc.name)
 		writeFile(t, root, "api.2023-01-01.yaml", emptyDocument)

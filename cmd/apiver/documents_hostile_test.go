@@ -1,7 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,4 +101,125 @@ func TestHostileDocumentLinkOut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// idDocument is a version document whose GET /a answers an id of the type
+// given: string in a base, integer in a revision that breaks it in place.
+func idDocument(typ string) []byte {
+	return []byte("openapi: 3.0.3\ninfo: {title: W, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        \"200\":\n          description: OK\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  id: {type: " + typ + "}\n")
+}
+
+// writeBrokenPair writes into dir a base and a revision folder of two
+// version documents, named by pattern (its %s the version), that the
+// revision breaks in place, both.
+func writeBrokenPair(t *testing.T, dir, pattern string) (base, revision string) {
+	t.Helper()
+	base, revision = filepath.Join(dir, "base"), filepath.Join(dir, "revision")
+	for _, v := range []string{"2023-01-01", "2023-06-01"} {
+		name := filepath.FromSlash(fmt.Sprintf(pattern, v))
+		writeCaseFile(t, filepath.Join(base, name), idDocument("string"))
+		writeCaseFile(t, filepath.Join(revision, name), idDocument("integer"))
+	}
+	return base, revision
+}
+
+// TestFixOutputFolderLayouts: fix -o FOLDER writes every document of the
+// fixed set in the layout's folders, into an empty folder or a missing
+// one, and the result passes the check.
+func TestFixOutputFolderLayouts(t *testing.T) {
+	for _, layout := range []struct{ name, pattern, newFile string }{
+		{"flat", "api.%s.yaml", "api.2024-06-01.yaml"},
+		{"snyk", "%s/spec.yaml", "2024-06-01/spec.yaml"},
+		{"azure", "stable/%s/compute.yaml", "stable/2024-06-01/compute.yaml"},
+	} {
+		dir := t.TempDir()
+		base, revision := writeBrokenPair(t, dir, layout.pattern)
+		for _, out := range []string{"empty", "missing/deeper"} {
+			out = filepath.Join(dir, out)
+			if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r := runPipeline(false, []string{"fix", "--version", "2024-06-01", base, revision, "-o", out})
+			if r.code != exitPass {
+				t.Errorf("%s: fix -o %s: %s", layout.name, out, r)
+				continue
+			}
+			for _, name := range []string{fmt.Sprintf(layout.pattern, "2023-01-01"), fmt.Sprintf(layout.pattern, "2023-06-01"), layout.newFile} {
+				if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(name))); err != nil {
+					t.Errorf("%s: fix -o %s: %v", layout.name, out, err)
+				}
+			}
+			if check := runPipeline(false, []string{"check", base, out}); check.code != exitPass {
+				t.Errorf("%s: check of what fix -o %s wrote: %s", layout.name, out, check)
+			}
+		}
+	}
+}
+
+// TestHostileFixAllOrNothing: a fix with a target it refuses (a folder
+// link leading out of the folder written) writes nothing, not even the
+// documents before it, and says nothing was restored.
+func TestHostileFixAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	base, revision := writeBrokenPair(t, dir, "%s/spec.yaml")
+	elsewhere := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name, link, to string
+		args           []string
+	}{
+		// In place, the new document's folder links out, to nothing yet.
+		{"in place", filepath.Join(revision, "2024-06-01"), filepath.Join(dir, "nowhere"), nil},
+		// -o, the new document's folder in FOLDER links out.
+		{"-o", filepath.Join(out, "2024-06-01"), elsewhere, []string{"-o", out}},
+	} {
+		if err := os.MkdirAll(filepath.Dir(tc.link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(tc.to, tc.link); err != nil {
+			t.Fatal(err)
+		}
+		before := treeOf(t, dir)
+		r := runPipeline(false, append([]string{"fix", "--version", "2024-06-01", base, revision}, tc.args...))
+		if r.code != exitInput || !strings.Contains(r.stderr, tc.link) || !strings.Contains(r.stderr, tc.to) || strings.Contains(r.stderr, "restored") {
+			t.Errorf("%s: %s\nwant exit 2 naming %s and %s, and nothing restored", tc.name, r, tc.link, tc.to)
+		}
+		if after := treeOf(t, dir); after != before {
+			t.Errorf("%s: a refused fix wrote:\nbefore\n%s\nafter\n%s", tc.name, before, after)
+		}
+		if err := os.Remove(tc.link); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// treeOf lists every file and folder under dir with its content or link.
+func treeOf(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			to, err := os.Readlink(path)
+			fmt.Fprintf(&b, "%s -> %s\n", path, to)
+			return err
+		case d.IsDir():
+			fmt.Fprintf(&b, "%s/\n", path)
+		default:
+			data, err := os.ReadFile(path)
+			fmt.Fprintf(&b, "%s %x\n", path, sha256.Sum256(data))
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
