@@ -202,9 +202,7 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	}
 	for b, r := range alias {
 		if r.Snapshot != nil {
-			s := *r.Snapshot
-			s.Path, s.Ref = b.Source.path, b.Source.ref
-			b.Snapshot = &s
+			b.Snapshot = r.Snapshot.renamed(b.Source.path, b.Source.ref)
 		}
 		b.ops, b.lines, b.sunset = r.ops, r.lines, r.sunset
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -222,4 +224,84 @@ func treeOf(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// locatedFinding is what a check's JSON says of a finding's place.
+type locatedFinding struct {
+	Rule      string `json:"rule"`
+	Operation string `json:"operation"`
+	Version   string `json:"version"`
+	Location  struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	} `json:"location"`
+}
+
+// locatedFindings runs a check --format json through both pipelines,
+// which must print the same bytes, and returns its findings.
+func locatedFindings(t *testing.T, args []string) []locatedFinding {
+	t.Helper()
+	full, same := agree(t, strings.Join(args, " "), args)
+	if !same || (full.code != exitPass && full.code != exitPolicy) {
+		t.Fatalf("apiver %s: %s", strings.Join(args, " "), full)
+	}
+	var report struct {
+		Findings []locatedFinding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(full.stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	return report.Findings
+}
+
+// TestHostileDocumentNamesLocated: documents whose names hold a space or a
+// colon, and that are identical to each other, each get their own
+// findings, located in the file as named; both pipelines print the same.
+// So do single files of such names.
+func TestHostileDocumentNamesLocated(t *testing.T) {
+	fastPipelineOnly(t)
+	seed, err := filepath.Abs("../../testdata/seed-history")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	versions := []string{"2023-01-01", "2023-06-01", "2024-01-01"}
+	for _, pattern := range []string{"my api.%s.yaml", "c:d.%s.yaml", "%s/my api:v1.yaml", "x%%20y.%s.yaml"} {
+		dir := strings.NewReplacer("%", "", " ", "", ":", "").Replace(pattern)
+		base, revision := filepath.Join(dir, "base"), filepath.Join(dir, "revision")
+		for _, v := range versions {
+			writeCaseFile(t, filepath.Join(base, fmt.Sprintf(pattern, v)), idDocument("string"))
+			writeCaseFile(t, filepath.Join(revision, fmt.Sprintf(pattern, v)), idDocument("integer"))
+		}
+		found := map[string]bool{}
+		for _, f := range locatedFindings(t, []string{"check", "--format", "json", "--date", "2024-06-01", base, revision}) {
+			if f.Rule != "breaking-change-without-new-version" || f.Operation != "GET /a" {
+				continue
+			}
+			if want := filepath.Join(revision, fmt.Sprintf(pattern, f.Version)); f.Location.File != want || f.Location.Line == 0 {
+				t.Errorf("%s: %s@%s is located at %s:%d; want its document %s", pattern, f.Operation, f.Version, f.Location.File, f.Location.Line, want)
+			}
+			found[f.Version] = true
+		}
+		if len(found) != len(versions) {
+			t.Errorf("%s: breaking changes found in versions %v; want each of %v", pattern, found, versions)
+		}
+	}
+	names := []string{"my api:x-2026-02-08.yaml", "my api:x-2026-02-09.yaml"}
+	for i, name := range names {
+		data, err := os.ReadFile(filepath.Join(seed, fmt.Sprintf("example-2026-02-0%d.yaml", 8+i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeCaseFile(t, name, data)
+	}
+	findings := locatedFindings(t, append([]string{"check", "--format", "json"}, names...))
+	for _, f := range findings {
+		if f.Location.File != "" && !slices.Contains(names, f.Location.File) {
+			t.Errorf("%s@%s is located in %q, not a file checked", f.Operation, f.Version, f.Location.File)
+		}
+	}
+	if len(findings) == 0 {
+		t.Error("no finding: the seed's 2026-02-09 release breaks existing versions")
+	}
 }
