@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -303,5 +304,65 @@ func TestHostileDocumentNamesLocated(t *testing.T) {
 	}
 	if len(findings) == 0 {
 		t.Error("no finding: the seed's 2026-02-09 release breaks existing versions")
+	}
+}
+
+// rawControl is the first character of s that text output must show
+// escaped, -1 when none.
+func rawControl(s string) rune {
+	for _, r := range s {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029 {
+			return r
+		}
+	}
+	return -1
+}
+
+// TestHostileNamesInFixOutput: documents named with a line break that
+// would start a workflow command and a bidi override. fix --diff quotes
+// them in its ---/+++ headers as git does, so that git apply writes what
+// fix -o writes; fix in place, and an input error, show them escaped.
+func TestHostileNamesInFixOutput(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	const stem = "q\n::error::x \u202eb."
+	base, revision := writeBrokenPair(t, ".", stem+"%s.yaml")
+	base, revision = filepath.Base(base), filepath.Base(revision)
+	patch := runPipeline(false, []string{"fix", "--diff", "--version", "2024-06-01", base, revision})
+	if patch.code != exitPass {
+		t.Fatalf("fix --diff: %s", patch)
+	}
+	for line := range strings.Lines(patch.stdout + patch.stderr) {
+		if strings.HasPrefix(line, "::") || rawControl(line) >= 0 {
+			t.Errorf("fix --diff: a raw name in %q:\n%s", line, patch)
+		}
+	}
+	if r := runPipeline(false, []string{"fix", "--version", "2024-06-01", base, revision, "-o", "fixed"}); r.code != exitPass {
+		t.Fatalf("fix -o: %s", r)
+	}
+	// git apply the patch to a copy of the revision: the same files.
+	if err := os.CopyFS("applied", os.DirFS(revision)); err != nil {
+		t.Fatal(err)
+	}
+	writeCaseFile(t, "fix.patch", []byte(patch.stdout))
+	apply := exec.Command("git", "apply", "-p2", "--directory=applied", "fix.patch")
+	apply.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+dir)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\n%s", err, out, patch.stdout)
+	}
+	if got, want := strings.ReplaceAll(treeOf(t, "applied"), "applied/", ""), strings.ReplaceAll(treeOf(t, "fixed"), "fixed/", ""); got != want {
+		t.Errorf("git apply of fix --diff gives\n%s\nfix -o gives\n%s", got, want)
+	}
+	inPlace := runPipeline(false, []string{"fix", "--version", "2024-06-01", base, revision})
+	if inPlace.code != exitPass || !strings.Contains(inPlace.stderr, "restored") || rawControl(inPlace.stderr) >= 0 || strings.Count(inPlace.stderr, "\n") != strings.Count(inPlace.stderr, "apiver: ") {
+		t.Errorf("fix in place: %s\nwant each line escaped", inPlace)
+	}
+	writeCaseFile(t, filepath.Join("bad", stem+"2023-01-01.yaml"), []byte("openapi: 3.0.3\nopenapi: 3.0.3\n"))
+	bad := runPipeline(false, []string{"versions", "bad"})
+	if bad.code != exitInput || rawControl(bad.stderr) >= 0 || strings.Count(bad.stderr, "\n") != 1 || !strings.Contains(bad.stderr, `\u202e`) {
+		t.Errorf("an input error naming the file: %s\nwant one line, the name escaped", bad)
 	}
 }

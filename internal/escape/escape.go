@@ -7,6 +7,7 @@
 package escape
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -177,5 +178,38 @@ func prose(s string, code func(string) string) string {
 			b.WriteString(markdownEscaper.Replace(Text(part)))
 		}
 	})
+	return b.String()
+}
+
+// DiffPath is a file name for a unified diff's ---/+++ header as git
+// writes it: as it is, or, when it holds a character Text would escape, a
+// double quote or a backslash, C-quoted ("a/x\nb"; other bytes in octal),
+// which git apply reads back to the name. A raw line break would end the
+// header, and start a line of the CI log.
+func DiffPath(s string) string {
+	if !needsEscape(s) && !strings.ContainsAny(s, `"\`) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case s[i] == '"' || s[i] == '\\':
+			b.WriteString(`\` + s[i:i+1])
+		case s[i] == '\n':
+			b.WriteString(`\n`)
+		case s[i] == '\t':
+			b.WriteString(`\t`)
+		case (r == utf8.RuneError && size == 1) || unsafeRune(r):
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\%03o`, c)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
 	return b.String()
 }

@@ -145,3 +145,19 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestDiffPath(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"a/api.yaml":           "a/api.yaml",
+		"a/my api ü.yaml":      "a/my api ü.yaml",
+		"a/q\n::error::x.yaml": `"a/q\n::error::x.yaml"`,
+		"a/x\u202ey.yaml":      `"a/x\342\200\256y.yaml"`,
+		`a/"q"\.yaml`:          `"a/\"q\"\\.yaml"`,
+		"a/\xff.yaml":          `"a/\377.yaml"`,
+	} {
+		if got := DiffPath(in); got != want {
+			t.Errorf("DiffPath(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
