@@ -161,3 +161,26 @@ func TestDiffPath(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitCodeReadsFences: code spans as CommonMark reads them, so that
+// a span fenced past a backtick inside (Code's) is one span.
+func TestSplitCodeReadsFences(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"send " + Code("X`*E*`: 1"): "send |X`*E*`: 1|",
+		"a `b` c ``d`` e":           "a |b| c |d| e",
+		"stray ` and `code`":        "stray |and|code`",
+		"``` unclosed `x`":          "``` unclosed |x|",
+	} {
+		var b strings.Builder
+		SplitCode(in, func(part string, code bool) {
+			if code {
+				part = "|" + part + "|"
+			}
+			b.WriteString(part)
+		})
+		if b.String() != want {
+			t.Errorf("SplitCode(%q) = %q, want %q", in, b.String(), want)
+		}
+	}
+}
