@@ -135,8 +135,8 @@ func longestRun(s string, c byte) int {
 
 // SplitCode splits s into the spans it marks as code and the text
 // between them, as CommonMark reads code spans: a run of backticks opens
-// one that the next run of as many backticks closes (so “a`b“ holds
-// a`b), one space is stripped from each end of a span padded on both
+// one that the next run of as many backticks closes (so a span fenced
+// with two may hold one), one space is stripped from each end of a span padded on both
 // sides, and a run that nothing closes is text.
 func SplitCode(s string, yield func(text string, code bool)) {
 	var text strings.Builder
@@ -187,7 +187,7 @@ func runAt(s string, i int) int {
 }
 
 // MarkdownProse is a sentence that marks names as code spans (`name`,
-// or “a`b“ for a name holding a backtick), as apiver's changelog lines
+// fenced past any backtick the name holds), as apiver's changelog lines
 // do, as Markdown: each code span through Code, the text between through
 // Markdown. A stray backtick is text.
 func MarkdownProse(s string) string {
