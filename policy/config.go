@@ -98,7 +98,7 @@ type Selection struct {
 // Request says how a client asks for version: "send `X-GitHub-Api-Version:
 // 2026-03-10`", "send `?api-version=2026-03-10`"; "" when the config does
 // not say. The code span is fenced past any backtick in the header name
-// (a legal one): "send “X`*E*`: 2026-03-10“".
+// (a legal one): a header X`*E*` is fenced with two.
 func (s Selection) Request(version string) string {
 	switch {
 	case s.Header != "":
