@@ -143,8 +143,12 @@ func RenderMigration(w io.Writer, format string, m Migration) error {
 		fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", len(title)))
 	}
 	if m.Select != "" {
-		// The phrase quotes its header or query in backticks already.
-		fmt.Fprintf(&b, "\nTo move to %s, %s.\n", escape.Text(m.To), escape.Text(m.Select))
+		// The phrase quotes its header or query in a code span already.
+		selection := escape.Text(m.Select)
+		if markdown {
+			selection = escape.MarkdownProse(m.Select)
+		}
+		fmt.Fprintf(&b, "\nTo move to %s, %s.\n", escape.Text(m.To), selection)
 	}
 	if len(m.Operations) == 0 {
 		b.WriteString("\nNo operation has both.\n")

@@ -1,11 +1,15 @@
 package changelog_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/policy"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 )
 
 // TestGuideLinesMergeStatuses: a guide states once a change seen for
@@ -80,5 +84,31 @@ func TestRenderMigrationMergesStatuses(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "response-required-property-added"); n != 2 {
 		t.Errorf("the JSON guide holds %d of the 2 changes", n)
+	}
+}
+
+// TestMigrationSelectStaysCode: a header name may hold backticks and
+// asterisks (HTTP token characters); the guide's Markdown shows it in one
+// code span, never as emphasis, and its text form as it is.
+func TestMigrationSelectStaysCode(t *testing.T) {
+	t.Parallel()
+	const header = "X`*E*`"
+	m := changelog.Migration{From: "2024-01-01", To: "2024-06-01", Select: policy.Selection{Header: header}.Request("2024-06-01")}
+	var out, html bytes.Buffer
+	if err := changelog.RenderMigration(&out, "markdown", m); err != nil {
+		t.Fatal(err)
+	}
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(out.Bytes(), &html); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(html.String(), "<em>") || !strings.Contains(html.String(), "<code>"+header+": 2024-06-01</code>") {
+		t.Errorf("the header breaks out of its code span:\n%s\n%s", out.String(), html.String())
+	}
+	out.Reset()
+	if err := changelog.RenderMigration(&out, "text", m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), header+": 2024-06-01") {
+		t.Errorf("the text guide does not show the header as it is:\n%s", out.String())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 	oasdiff "github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/load"
 )
 
 // Options control a comparison.
@@ -209,7 +210,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			ID:       c.GetId(),
 			Level:    LevelOf(c.GetLevel()),
 			Message:  c.GetUncolorizedText(j.localize),
-			Location: locationOf(c, baseSource.Ref, revisionSource.Ref),
+			Location: locationOf(c, baseSource, revisionSource),
 		}
 		switch {
 		case inPair:
@@ -338,21 +339,31 @@ func LevelOf(l checker.Level) Level {
 
 // locationOf is where the change is in the revision, or in the base for a
 // removal, falling back to whichever side oasdiff knows.
-func locationOf(c checker.Change, baseRef, revisionRef string) *Location {
+func locationOf(c checker.Change, base, revision *specs.Snapshot) *Location {
 	type source struct {
 		*checker.Source
-		ref string
+		snapshot *specs.Snapshot
 	}
-	first, second := source{c.GetRevisionSource(), revisionRef}, source{c.GetBaseSource(), baseRef}
+	first, second := source{c.GetRevisionSource(), revision}, source{c.GetBaseSource(), base}
 	if isRemoval(c.GetId()) {
 		first, second = second, first
 	}
 	for _, s := range []source{first, second} {
 		if s.Source != nil && s.File != "" && s.Line > 0 {
-			return &Location{File: s.File, Line: s.Line, Column: s.Column, Ref: s.ref}
+			return &Location{File: fileOf(s.File, s.snapshot), Line: s.Line, Column: s.Column, Ref: s.snapshot.Ref}
 		}
 	}
 	return nil
+}
+
+// fileOf is the file oasdiff names in a location of the snapshot s, as the
+// user named it: oasdiff names it as kin-openapi recorded it, a URL
+// (my%20api.yaml), less what looks like a git ref (c:d.yaml: d.yaml).
+func fileOf(file string, s *specs.Snapshot) string {
+	if name, ok := s.FileOf(file, func(origin string) string { return load.NewSource(origin).DisplayPath() }); ok {
+		return name
+	}
+	return file
 }
 
 func isRemoval(id string) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/aymanbagabas/go-udiff"
@@ -105,7 +106,7 @@ func renamed(file, from, to string) string {
 // Unified is the unified diff, file by file in path order, of the
 // documents the fix writes against the revision's (original gives a
 // document's bytes; the new document is a new file), with the a/ and b/
-// prefixes git applies.
+// prefixes git applies, and names quoted as git quotes them.
 func (r *DocumentResult) Unified(original func(path string) []byte) []byte {
 	var b strings.Builder
 	for _, p := range slices.Sorted(func(yield func(string) bool) {
@@ -115,13 +116,13 @@ func (r *DocumentResult) Unified(original func(path string) []byte) []byte {
 			}
 		}
 	}) {
-		from, old := "a/"+p, ""
+		from, old := escape.DiffPath("a/"+p), ""
 		if p == r.NewPath {
 			from = "/dev/null"
 		} else {
 			old = string(original(p))
 		}
-		b.WriteString(udiff.Unified(from, "b/"+p, old, string(r.Files[p])))
+		b.WriteString(udiff.Unified(from, escape.DiffPath("b/"+p), old, string(r.Files[p])))
 	}
 	return []byte(b.String())
 }

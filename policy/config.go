@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/apiver/apiver/internal/escape"
 	"io"
 	"maps"
 	"os"
@@ -96,13 +97,14 @@ type Selection struct {
 
 // Request says how a client asks for version: "send `X-GitHub-Api-Version:
 // 2026-03-10`", "send `?api-version=2026-03-10`"; "" when the config does
-// not say.
+// not say. The code span is fenced past any backtick in the header name
+// (a legal one): a header X`*E*` is fenced with two.
 func (s Selection) Request(version string) string {
 	switch {
 	case s.Header != "":
-		return fmt.Sprintf("send `%s: %s`", s.Header, version)
+		return "send " + escape.Code(s.Header+": "+version)
 	case s.Query != "":
-		return fmt.Sprintf("send `?%s=%s`", s.Query, version)
+		return "send " + escape.Code("?"+s.Query+"="+version)
 	}
 	return ""
 }

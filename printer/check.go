@@ -281,7 +281,7 @@ func fixLine(res CheckResult) string {
 	if command == "" {
 		command = "apiver fix BASE REVISION"
 	}
-	return fmt.Sprintf("%s can be fixed: `%s` %s\n\n", plural(n, "root change"), command, FixHint)
+	return fmt.Sprintf("%s can be fixed: %s %s\n\n", plural(n, "root change"), escape.Code(command), FixHint)
 }
 
 // markdownGroup is a row: a group, or groups that read alike.

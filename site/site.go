@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"github.com/apiver/apiver/internal/escape"
 	"html/template"
 	"io/fs"
 	"strings"
@@ -216,20 +217,17 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	return files, nil
 }
 
-// codeSpans shows the `quoted` names of change messages as code.
+// codeSpans shows the `quoted` names of change messages as code, read as
+// Markdown reads code spans (escape.SplitCode).
 func codeSpans(text string) template.HTML {
-	parts := strings.Split(text, "`")
-	if len(parts)%2 == 0 {
-		return template.HTML(template.HTMLEscapeString(text))
-	}
 	var b strings.Builder
-	for i, p := range parts {
-		if i%2 == 1 {
-			b.WriteString("<code>" + string(breakable(p)) + "</code>")
+	escape.SplitCode(text, func(part string, code bool) {
+		if code {
+			b.WriteString("<code>" + string(breakable(part)) + "</code>")
 		} else {
-			b.WriteString(template.HTMLEscapeString(p))
+			b.WriteString(template.HTMLEscapeString(part))
 		}
-	}
+	})
 	return template.HTML(b.String())
 }
 

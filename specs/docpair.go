@@ -92,8 +92,9 @@ func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
 func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentPair, error) {
 	pair := &DocumentPair{Base: base, Revision: revision, Comparisons: DocumentComparisons(base, revision)}
 	if opts.Read != nil {
-		// What is held at once: the trees read ahead (readAhead's slots)
-		// and the two copies a comparison loads, as large as the largest.
+		// What is held at once, as large as the largest: the trees read
+		// ahead (one per core), the two newest documents', the two of the
+		// comparison planned, and the two copies a comparison loads.
 		var sizes []int64
 		for _, set := range []*DocumentSet{base, revision} {
 			for _, d := range set.Documents {
@@ -102,7 +103,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 		}
 		slices.Sort(sizes)
 		var held int64
-		for _, n := range sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-4):] {
+		for _, n := range sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):] {
 			held += n
 		}
 		opts.Read(held)
@@ -201,9 +202,7 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	}
 	for b, r := range alias {
 		if r.Snapshot != nil {
-			s := *r.Snapshot
-			s.Path, s.Ref = b.Source.path, b.Source.ref
-			b.Snapshot = &s
+			b.Snapshot = r.Snapshot.renamed(b.Source.path, b.Source.ref)
 		}
 		b.ops, b.lines, b.sunset = r.ops, r.lines, r.sunset
 	}

@@ -60,7 +60,7 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 	return true
 }
 
-// outlineAll reads the outline of each document, two at a time, and lets
+// outlineAll reads the outline of each document, one per core, and lets
 // each tree go once read: what a set of large documents keeps is their
 // outlines, not their trees. Each is read as the loader would read it
 // (prune.Validator.CheckAll): nothing loads them. It reports whether every
@@ -137,7 +137,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			c.Identical = !c.New && bytes.Equal(c.Base.Source.data, c.Revision.Source.data)
 		}
 	}
-	r := p.readAhead(holders)
+	r := p.readAhead()
 	defer r.stop()
 	type sides struct {
 		base, revision digest
@@ -325,16 +325,23 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 }
 
 // reader reads the documents of a pair's comparisons by the fast pass,
-// in the order loadByParts plans them, a few ahead, so that both cores
-// read while a comparison is planned; a tree is held until done lets it go.
+// in the order loadByParts plans them, a few ahead, so that every core
+// reads while a comparison is planned; a tree is held until done lets it
+// go. How far it reads ahead is counted from the document the planner
+// last waited for, never in slots that trees still held could fill: the
+// document waited for is always read, whatever GOMAXPROCS is.
 type reader struct {
 	reads map[*VersionDocument]*reading
-	slots chan struct{}
-	quit  chan struct{}
+	ahead int
+	mu    sync.Mutex
+	moved *sync.Cond // asked grew, or stop was called
+	asked int        // how many documents of the order the planner reached
+	quit  bool
 	wg    sync.WaitGroup
 }
 
 type reading struct {
+	at      int // its place in the order
 	done    chan struct{}
 	reduced bool
 }
@@ -342,23 +349,28 @@ type reading struct {
 // readAhead starts reading, newest comparison first, each document once:
 // not the base's document of an Identical comparison, whose outline is
 // the revision's.
-func (p *DocumentPair) readAhead(holders []*VersionDocument) *reader {
-	r := &reader{reads: map[*VersionDocument]*reading{}, slots: make(chan struct{}, runtime.GOMAXPROCS(0)+len(holders)), quit: make(chan struct{})}
+func (p *DocumentPair) readAhead() *reader {
+	r := &reader{reads: map[*VersionDocument]*reading{}, ahead: runtime.GOMAXPROCS(0)}
+	r.moved = sync.NewCond(&r.mu)
 	var order []*VersionDocument
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		for _, d := range c.documents() {
 			if r.reads[d] == nil && !(c.Identical && d == c.Base) {
-				r.reads[d] = &reading{done: make(chan struct{})}
+				r.reads[d] = &reading{at: len(order), done: make(chan struct{})}
 				order = append(order, d)
 			}
 		}
 	}
 	r.wg.Go(func() {
-		for _, d := range order {
-			select {
-			case r.slots <- struct{}{}:
-			case <-r.quit:
+		for i, d := range order {
+			r.mu.Lock()
+			for !r.quit && i >= r.asked+r.ahead {
+				r.moved.Wait()
+			}
+			quit := r.quit
+			r.mu.Unlock()
+			if quit {
 				return
 			}
 			rd := r.reads[d]
@@ -379,21 +391,29 @@ func (r *reader) wait(d *VersionDocument) bool {
 	if rd == nil {
 		return true
 	}
+	r.mu.Lock()
+	if rd.at >= r.asked {
+		r.asked = rd.at + 1
+		r.moved.Broadcast()
+	}
+	r.mu.Unlock()
 	<-rd.done
 	return rd.reduced
 }
 
-// done lets d's tree go, and its slot to the next document.
+// done lets d's tree go.
 func (r *reader) done(d *VersionDocument) {
-	if rd := r.reads[d]; rd != nil && d.Source.doc != nil {
+	if r.reads[d] != nil {
 		d.Source.doc = nil
-		<-r.slots
 	}
 }
 
 // stop ends the reading and waits for what is being read.
 func (r *reader) stop() {
-	close(r.quit)
+	r.mu.Lock()
+	r.quit = true
+	r.moved.Broadcast()
+	r.mu.Unlock()
 	r.wg.Wait()
 }
 

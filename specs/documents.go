@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/outfile"
 )
 
 // DocumentSet is a snapshot published as one OpenAPI document per version
@@ -176,6 +177,9 @@ func Exists(arg string) bool {
 type entry struct {
 	name string
 	dir  bool
+	// refused, for a symbolic link that leaves the snapshot, says where it
+	// leads and why it is not read: it is refused if read or walked.
+	refused string
 }
 
 // ReadDocumentSet finds the version documents of a folder, or of
@@ -213,7 +217,7 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 			}
 		}
 	} else {
-		list = listDir
+		list = listDir(arg)
 		read = func(file string) (*Source, error) { return Read(file, docOpts) }
 		if set.Date.IsZero() {
 			var err error
@@ -223,7 +227,9 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		}
 	}
 	files, err := documentFiles(set.Path, list)
-	if err != nil {
+	if _, named := errors.AsType[*Error](err); named {
+		return nil, err // it names the file
+	} else if err != nil {
 		return nil, fail(err.Error())
 	}
 	byVersion := map[string]documentFile{}
@@ -304,8 +310,12 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 				continue
 			}
 			file := join(dir, e.name)
+			refuse := func() error { return &Error{File: file, Msg: e.refused} }
 			if e.dir {
 				if depth < documentDepth {
+					if e.refused != "" {
+						return refuse()
+					}
 					if err := walk(file, e.name, depth+1); err != nil {
 						return err
 					}
@@ -329,6 +339,8 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			switch {
 			case err != nil:
 				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
+			case found && e.refused != "":
+				return refuse()
 			case found:
 				out = append(out, documentFile{path: file, version: version, date: date, preRelease: pre})
 			}
@@ -353,29 +365,50 @@ func extRank(p string) int {
 	return slices.Index([]string{".yaml", ".yml", ".json"}, strings.ToLower(path.Ext(p)))
 }
 
-// listDir lists a folder on disk, by name; a link counts as what it
-// leads to.
-func listDir(dir string) ([]entry, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such folder", dir)
+// listDir lists the folders of the snapshot named root on disk, by name:
+// a link counts as what it leads to, and is refused if it leads out of
+// root, its links resolved, so that a link added by a pull request cannot
+// make CI read the runner's files.
+func listDir(root string) func(dir string) ([]entry, error) {
+	realRoot := outfile.Real(root)
+	return func(dir string) ([]entry, error) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: no such folder", dir)
+			}
+			if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
+				return nil, fmt.Errorf("%s: %v", pathErr.Path, pathErr.Err)
+			}
+			return nil, err
 		}
-		if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
-			return nil, fmt.Errorf("%s: %v", pathErr.Path, pathErr.Err)
+		out := make([]entry, 0, len(entries))
+		for _, e := range entries {
+			en := entry{name: e.Name(), dir: e.IsDir()}
+			if e.Type()&fs.ModeSymlink != 0 {
+				link := filepath.Join(dir, e.Name())
+				info, err := os.Stat(link)
+				en.dir = err == nil && info.IsDir()
+				// A link whose target is missing is followed all the same:
+				// reading it fails, but its name says where it leads.
+				if real := outfile.Real(link); !insideDir(realRoot, real) {
+					to := real
+					if written, err := os.Readlink(link); err == nil && written != real {
+						to = fmt.Sprintf("%s (%s)", written, real)
+					}
+					en.refused = fmt.Sprintf("a symbolic link to %s, outside the folder %s named on the command line: refused, so that a link cannot make apiver read a file elsewhere", to, root)
+				}
+			}
+			out = append(out, en)
 		}
-		return nil, err
+		return out, nil
 	}
-	out := make([]entry, 0, len(entries))
-	for _, e := range entries {
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			info, err := os.Stat(filepath.Join(dir, e.Name()))
-			isDir = err == nil && info.IsDir()
-		}
-		out = append(out, entry{name: e.Name(), dir: isDir})
-	}
-	return out, nil
+}
+
+// insideDir reports whether the absolute path p lies in the folder dir.
+func insideDir(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Operations merges the operations of the set's loaded documents into one

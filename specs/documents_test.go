@@ -1,6 +1,9 @@
 package specs_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/specs"
@@ -84,5 +87,75 @@ func TestReadDocumentSet(t *testing.T) {
 	set, err = specs.ReadDocumentSet(dir+"/2025-02-03", specs.LoadOptions{})
 	if err != nil || set.Date.String() != "2025-02-03" {
 		t.Errorf("a dated folder (%s): date %v, %v; want 2025-02-03", dated, set, err)
+	}
+}
+
+// TestReadDocumentSetRefusesLinksOut: a document or a dated folder that is
+// a symbolic link leading out of the folder named is refused, naming the
+// link and where it leads; a link that stays inside is read, and a link
+// out that nothing reads (an undated file) is no matter.
+func TestReadDocumentSetRefusesLinksOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	outside := writeFile(t, dir, "outside/api.2024-01-01.yaml", emptyDocument)
+	for _, tc := range []struct {
+		name, link, to string
+	}{
+		{"a document", "api.2024-02-01.yaml", outside},
+		{"a dated folder", "2024-02-01", filepath.Dir(outside)},
+		{"an undated folder", "stable", filepath.Dir(outside)},
+		{"a folder under a dated one", "2024-03-01/v1", filepath.Dir(outside)},
+		{"a link to nothing yet", "api.2024-02-01.yaml", filepath.Join(dir, "nowhere", "api.yaml")},
+	} {
+		root := filepath.Join(dir, tc.name)
+		writeFile(t, root, "api.2023-01-01.yaml", emptyDocument)
+		writeFile(t, root, "notes.yaml", emptyDocument)
+		if err := os.Symlink(outside, filepath.Join(root, "notes.2020-01-01.txt")); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(root, filepath.FromSlash(tc.link))
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(tc.to, link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := specs.ReadDocumentSet(root, specs.LoadOptions{})
+		e := specError(t, err)
+		if e.File != link || !strings.Contains(e.Msg, tc.to) {
+			t.Errorf("%s: got %v; want the link %s named, and where it leads", tc.name, err, link)
+		}
+	}
+	// Links inside the folder are read as what they lead to.
+	root := filepath.Join(dir, "inside")
+	writeFile(t, root, "api.2023-01-01.yaml", emptyDocument)
+	writeFile(t, root, ".parts/2023-06-01/spec.yaml", emptyDocument)
+	for link, to := range map[string]string{"api.2024-01-01.yaml": "api.2023-01-01.yaml", "2023-06-01": ".parts/2023-06-01"} {
+		if err := os.Symlink(to, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := specs.ReadDocumentSet(root, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Documents) != 3 {
+		t.Errorf("links inside the folder: got %d documents, want 3", len(set.Documents))
+	}
+}
+
+// TestReadDocumentSetRefusesLinksAtRef: a link committed in REF:FOLDER is
+// refused, naming it and its target, not read as a document.
+func TestReadDocumentSetRefusesLinksAtRef(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"api/api.2023-01-01.yaml": emptyDocument, "secret/api.yaml": emptyDocument}, "2024-01-01T00:00:00Z")
+	if err := os.Symlink("../secret/api.yaml", filepath.Join(dir, "api", "api.2024-01-01.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, "add", ".")
+	runGit(t, "commit", "-q", "-m", "link")
+	_, err := specs.ReadDocumentSet("main:api", specs.LoadOptions{})
+	e := specError(t, err)
+	if e.File != "api/api.2024-01-01.yaml" || !strings.Contains(e.Msg, "../secret/api.yaml") {
+		t.Errorf("got %v; want the link api/api.2024-01-01.yaml named, and its target", err)
 	}
 }

@@ -188,7 +188,17 @@ func (c *gitCommit) list(dir string) ([]entry, error) {
 			continue
 		}
 		fields := strings.Fields(meta)
-		entries = append(entries, entry{name: name, dir: len(fields) > 1 && fields[1] == "tree"})
+		e := entry{name: name, dir: len(fields) > 1 && fields[1] == "tree"}
+		if fields[0] == "120000" {
+			// A link committed leads wherever the runner's disk has its
+			// target; the snapshot is the tree at the ref, nothing else.
+			to, err := c.read(strings.TrimSuffix(dir, "/")+"/"+name, 4096)
+			if err != nil {
+				return nil, err
+			}
+			e.refused = fmt.Sprintf("a symbolic link to %s at %s: refused, a snapshot read from git is the tree at its ref, without links", to, c.ref)
+		}
+		entries = append(entries, e)
 	}
 	return entries, nil
 }

@@ -50,6 +50,38 @@ type Snapshot struct {
 	// the same node as in Data, and the Anchorer parses it: much less than
 	// Data when few operations changed.
 	loaded []byte
+	// files name the files Doc was read from, by what kin-openapi records
+	// as a location's file (a URL: my%20api.yaml), as the user named them.
+	files map[string]string
+}
+
+// FileOf names the file a location of Doc names, as the user named it:
+// the snapshot's Path or a file it $refs; shown is what a reader of
+// locations makes of kin-openapi's record of the file (oasdiff cuts what
+// looks like a git ref from it). ok is false for a file Doc was not read
+// from.
+func (s *Snapshot) FileOf(file string, shown func(string) string) (name string, ok bool) {
+	for _, origin := range slices.Sorted(maps.Keys(s.files)) {
+		if shown(origin) == file {
+			return s.files[origin], true
+		}
+	}
+	return "", false
+}
+
+// renamed is s standing for the document of the same bytes at path and
+// ref: its locations name that file.
+func (s *Snapshot) renamed(path, ref string) *Snapshot {
+	c := *s
+	c.Path, c.Ref = path, ref
+	c.files = map[string]string{}
+	for origin, name := range s.files {
+		if name == s.Path {
+			name = path
+		}
+		c.files[origin] = name
+	}
+	return &c
 }
 
 // LoadOptions control how a snapshot is read.
@@ -187,7 +219,18 @@ func (s *Source) loadReduced(text []byte) (*Snapshot, error) {
 // with read; errors are those of the source's own text. checked says the
 // source's structure was checked already.
 func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) (*Snapshot, error) {
-	doc, err := parse(s.path, s.data, text, read, checked, s.maxNodes)
+	files := map[string]string{(&url.URL{Path: s.path}).String(): s.path}
+	var mu sync.Mutex
+	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
+		data, err := read(loader, location)
+		if err == nil {
+			mu.Lock()
+			files[location.String()] = location.Path
+			mu.Unlock()
+		}
+		return data, err
+	}
+	doc, err := parse(s.path, s.data, text, recorded, checked, s.maxNodes)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
@@ -196,7 +239,7 @@ func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) 
 		return nil, err
 	}
 	s.paths.apply(doc)
-	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text}, nil
+	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text, files: files}, nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.

@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/internal/escape"
+	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
@@ -171,12 +174,8 @@ func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
 		if left, err = opts.checkFixed(opts.basePath, cmp, res.Set); err != nil {
 			return err
 		}
-		for _, v := range res.Restored {
-			fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", v, res.New, res.NewPath)
-		}
 	}
-	switch {
-	case opts.unified:
+	if opts.unified {
 		original := map[string][]byte{}
 		for _, d := range revision.Documents {
 			original[d.Path()] = d.Source.Data()
@@ -185,30 +184,64 @@ func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
 		if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 			return err
 		}
-	case opts.outPath != "":
-		set := res.Set
-		if set == nil {
-			set = revision // nothing fixed: the revision as it is
+	} else {
+		files, root := res.Files, revision.Path
+		switch {
+		case opts.outPath != "":
+			if info, err := os.Stat(opts.outPath); err == nil && !info.IsDir() {
+				return &usageError{fmt.Errorf("%s: not a folder: -o names the folder the fixed documents are written into", opts.outPath)}
+			}
+			set := res.Set
+			if set == nil {
+				set = revision // nothing fixed: the revision as it is
+			}
+			files, root = map[string][]byte{}, opts.outPath
+			for _, d := range set.Documents {
+				rel := strings.TrimPrefix(strings.TrimPrefix(d.Path(), revision.Path), "/")
+				files[filepath.Join(opts.outPath, filepath.FromSlash(rel))] = d.Source.Data()
+			}
+		case revision.Ref != "":
+			return &usageError{fmt.Errorf("%s is read from git: write the fixed documents with -o FOLDER, or print them with --diff", opts.revisionPath)}
 		}
-		for _, d := range set.Documents {
-			rel := strings.TrimPrefix(strings.TrimPrefix(d.Path(), revision.Path), "/")
-			if err := writeOutput(filepath.Join(opts.outPath, filepath.FromSlash(rel)), opts.lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(d.Source.Data()); return err }); err != nil {
-				return err
-			}
-		}
-	case revision.Ref != "":
-		return &usageError{fmt.Errorf("%s is read from git: write the fixed documents with -o FOLDER, or print them with --diff", opts.revisionPath)}
-	default:
-		for _, path := range slices.Sorted(maps.Keys(res.Files)) {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return err
-			}
-			if err := writeOutput(path, opts.lockTimeout, nil, func(w io.Writer) error { _, err := w.Write(res.Files[path]); return err }); err != nil {
-				return err
-			}
+		if err := writeDocuments(files, root, opts.lockTimeout); err != nil {
+			return err
 		}
 	}
+	for _, v := range res.Restored {
+		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", v, res.New, escape.Text(res.NewPath))
+	}
 	return notFixable(opts.stderr, left)
+}
+
+// writeDocuments writes a fix's documents into the folder root named on
+// the command line, all or none: every target is checked first (a regular
+// file, or a new one, inside root or the git work tree, links resolved),
+// and a refusal writes nothing. Then the folders missing are made and each
+// file is replaced atomically under its lock.
+func writeDocuments(files map[string][]byte, root string, lockTimeout time.Duration) error {
+	paths := slices.Sorted(maps.Keys(files))
+	targets := make([]*outfile.Target, len(paths))
+	for i, path := range paths {
+		t, err := outfile.ResolveIn(path, root)
+		if err != nil {
+			return err
+		}
+		if t.Kind != outfile.File {
+			return &outfile.Error{Path: path, Msg: "not a regular file: fix writes a document only as a regular file, or a new one"}
+		}
+		targets[i] = t
+	}
+	for i, t := range targets {
+		if err := os.MkdirAll(filepath.Dir(t.Real), 0o755); err != nil {
+			return err
+		}
+		if err := withLock(paths[i], t.Real, lockTimeout, func() error {
+			return t.Write(0o644, func(w io.Writer) error { _, err := w.Write(files[paths[i]]); return err })
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkFixed checks the base against the fixed revision set, as check

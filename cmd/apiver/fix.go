@@ -11,6 +11,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 	"github.com/spf13/cobra"
 )
@@ -89,18 +90,18 @@ func fixRun(opts *fixOptions) error {
 				added = "; its change is version " + a.Version
 			}
 		}
-		fmt.Fprintf(opts.stderr, "apiver: %s: version %s restored%s\n", r.Operation, r.Version, added)
+		fmt.Fprintf(opts.stderr, "apiver: %s: version %s restored%s\n", escape.Text(r.Operation), escape.Text(r.Version), escape.Text(added))
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(opts.stderr, "apiver: %s\n", n)
+		fmt.Fprintf(opts.stderr, "apiver: %s\n", escape.Text(n))
 	}
 	splits := slices.Collect(maps.Keys(res.Split))
 	slices.SortFunc(splits, func(a, b string) int { return strings.Compare(res.Split[a]+" "+a, res.Split[b]+" "+b) })
 	for _, to := range splits {
-		fmt.Fprintf(opts.stderr, "apiver: split %s: the new versions use %s\n", res.Split[to], to)
+		fmt.Fprintf(opts.stderr, "apiver: split %s: the new versions use %s\n", escape.Text(res.Split[to]), escape.Text(to))
 	}
 	for _, ref := range slices.Sorted(maps.Keys(res.Copied)) {
-		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", ref, res.Copied[ref])
+		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", escape.Text(ref), escape.Text(res.Copied[ref]))
 	}
 	out := res.Data
 	if opts.unified {
@@ -108,7 +109,7 @@ func fixRun(opts *fixOptions) error {
 		if !filepath.IsAbs(from) {
 			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
 		}
-		out, err = fix.Unified(from, to, cmp.revision.Data, res)
+		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.revision.Data, res)
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/apiver/apiver/internal/escape"
 )
 
 // Exit codes, the one table: 0 pass, 1 policy failure, 2 usage or input error.
@@ -54,17 +54,7 @@ func isUsageError(err error) bool {
 	return strings.HasPrefix(err.Error(), "required flag(s)")
 }
 
-// oneLine escapes control characters and line separators, so that an input
-// error stays one line whatever a file name or a document holds.
-func oneLine(msg string) string {
-	var b strings.Builder
-	for _, r := range msg {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// oneLine is msg shown through the escaping layer of text output, so that
+// an input error stays one line, and reads as stored, whatever a file name
+// or a document holds.
+func oneLine(msg string) string { return escape.Text(msg) }

@@ -7,6 +7,7 @@
 package escape
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -132,29 +133,63 @@ func longestRun(s string, c byte) int {
 	return longest
 }
 
-// splitCode splits s into the spans it marks as code (backticks around
-// text without backticks) and the text between them.
-func splitCode(s string, yield func(text string, code bool)) {
-	for {
-		open := strings.IndexByte(s, '`')
-		if open < 0 {
-			break
+// SplitCode splits s into the spans it marks as code and the text
+// between them, as CommonMark reads code spans: a run of backticks opens
+// one that the next run of as many backticks closes (so a span fenced
+// with two may hold one), one space is stripped from each end of a span padded on both
+// sides, and a run that nothing closes is text.
+func SplitCode(s string, yield func(text string, code bool)) {
+	var text strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			text.WriteByte(s[i])
+			i++
+			continue
 		}
-		end := strings.IndexByte(s[open+1:], '`')
+		n := runAt(s, i)
+		end := -1
+		for j := i + n; j < len(s); {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := runAt(s, j)
+			if m == n {
+				end = j
+				break
+			}
+			j += m
+		}
 		if end < 0 {
-			break
+			text.WriteString(s[i : i+n])
+			i += n
+			continue
 		}
-		yield(s[:open], false)
-		yield(s[open+1:open+1+end], true)
-		s = s[open+1+end+1:]
+		yield(text.String(), false)
+		text.Reset()
+		code := s[i+n : end]
+		if len(code) >= 2 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.Trim(code, " ") != "" {
+			code = code[1 : len(code)-1]
+		}
+		yield(code, true)
+		i = end + n
 	}
-	yield(s, false)
+	yield(text.String(), false)
 }
 
-// MarkdownProse is a sentence that marks names as code with single
-// backticks (`name`), as apiver's changelog lines do, as Markdown: each
-// code span through Code, the text between through Markdown. A stray
-// backtick is text.
+// runAt is the length of the run of backticks at s[i].
+func runAt(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == '`' {
+		n++
+	}
+	return n
+}
+
+// MarkdownProse is a sentence that marks names as code spans (`name`,
+// fenced past any backtick the name holds), as apiver's changelog lines
+// do, as Markdown: each code span through Code, the text between through
+// Markdown. A stray backtick is text.
 func MarkdownProse(s string) string {
 	return prose(s, Code)
 }
@@ -167,7 +202,7 @@ func TableProse(s string) string {
 
 func prose(s string, code func(string) string) string {
 	var b strings.Builder
-	splitCode(s, func(part string, isCode bool) {
+	SplitCode(s, func(part string, isCode bool) {
 		switch {
 		case isCode:
 			b.WriteString(code(part))
@@ -177,5 +212,38 @@ func prose(s string, code func(string) string) string {
 			b.WriteString(markdownEscaper.Replace(Text(part)))
 		}
 	})
+	return b.String()
+}
+
+// DiffPath is a file name for a unified diff's ---/+++ header as git
+// writes it: as it is, or, when it holds a character Text would escape, a
+// double quote or a backslash, C-quoted ("a/x\nb"; other bytes in octal),
+// which git apply reads back to the name. A raw line break would end the
+// header, and start a line of the CI log.
+func DiffPath(s string) string {
+	if !needsEscape(s) && !strings.ContainsAny(s, `"\`) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case s[i] == '"' || s[i] == '\\':
+			b.WriteString(`\` + s[i:i+1])
+		case s[i] == '\n':
+			b.WriteString(`\n`)
+		case s[i] == '\t':
+			b.WriteString(`\t`)
+		case (r == utf8.RuneError && size == 1) || unsafeRune(r):
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\%03o`, c)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
 	return b.String()
 }

@@ -145,3 +145,42 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestDiffPath(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"a/api.yaml":           "a/api.yaml",
+		"a/my api ü.yaml":      "a/my api ü.yaml",
+		"a/q\n::error::x.yaml": `"a/q\n::error::x.yaml"`,
+		"a/x\u202ey.yaml":      `"a/x\342\200\256y.yaml"`,
+		`a/"q"\.yaml`:          `"a/\"q\"\\.yaml"`,
+		"a/\xff.yaml":          `"a/\377.yaml"`,
+	} {
+		if got := DiffPath(in); got != want {
+			t.Errorf("DiffPath(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestSplitCodeReadsFences: code spans as CommonMark reads them, so that
+// a span fenced past a backtick inside (Code's) is one span.
+func TestSplitCodeReadsFences(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"send " + Code("X`*E*`: 1"): "send |X`*E*`: 1|",
+		"a `b` c ``d`` e":           "a |b| c |d| e",
+		"stray ` and `code`":        "stray |and|code`",
+		"``` unclosed `x`":          "``` unclosed |x|",
+	} {
+		var b strings.Builder
+		SplitCode(in, func(part string, code bool) {
+			if code {
+				part = "|" + part + "|"
+			}
+			b.WriteString(part)
+		})
+		if b.String() != want {
+			t.Errorf("SplitCode(%q) = %q, want %q", in, b.String(), want)
+		}
+	}
+}

@@ -74,7 +74,15 @@ var descriptor = regexp.MustCompile(`^/(proc/(self|thread-self|[0-9]+)|dev)/fd/[
 // Resolve checks path against the output policy and says how it is
 // written. The refusals are *Error.
 func Resolve(path string) (*Target, error) {
-	t := &Target{Path: path}
+	return ResolveIn(path, "")
+}
+
+// ResolveIn is Resolve for a file written into the folder root named on
+// the command line (fix -o FOLDER): outside git, a link may lead anywhere
+// inside root, and nowhere else, whatever folder of it holds the file.
+// root "" is the file's own folder.
+func ResolveIn(path, root string) (*Target, error) {
+	t, named := &Target{Path: path}, root
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -112,10 +120,14 @@ func Resolve(path string) (*Target, error) {
 		}
 		cur, linked = filepath.Clean(to), true
 	}
-	real := resolveDir(cur)
+	real := Real(cur)
 	if linked || real != abs {
-		if root, git := workTree(abs); !inside(root, real) {
-			return nil, outsideError(path, firstTarget, real, root, git)
+		if root, git := workTree(abs, root); !inside(root, real) {
+			shown := root
+			if !git && named != "" {
+				shown = named
+			}
+			return nil, outsideError(path, firstTarget, real, shown, git)
 		}
 	}
 	t.Real = real
@@ -160,30 +172,54 @@ func outsideError(path, written, real, root string, git bool) error {
 	return &Error{path, msg}
 }
 
-// resolveDir is path with the symbolic links of its folders resolved, as
-// far as they exist; the last element is kept as it is (it is not a link
-// or does not exist).
-func resolveDir(path string) string {
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	var missing []string
-	for {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			parts := append([]string{real}, missing...)
-			return filepath.Join(append(parts, base)...)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return path
-		}
-		missing = append([]string{filepath.Base(dir)}, missing...)
-		dir = parent
+// Real is path, made absolute, with every symbolic link on it resolved
+// as far as the path exists; a link whose target does not exist yet (a
+// file or folder still to be made) leads to that target all the same.
+func Real(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
 	}
+	for hops := 0; ; hops++ {
+		next, linked := followFirstLink(abs)
+		if !linked || hops == maxHops {
+			return next
+		}
+		abs = next
+	}
+}
+
+// followFirstLink resolves the first symbolic link on the absolute path
+// abs: the path it leads to with the rest of abs after it; linked is
+// false when abs holds none, as far as it exists.
+func followFirstLink(abs string) (string, bool) {
+	vol := filepath.VolumeName(abs)
+	parts := strings.Split(strings.TrimPrefix(abs[len(vol):], string(filepath.Separator)), string(filepath.Separator))
+	cur := vol + string(filepath.Separator)
+	for i, part := range parts {
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if err != nil {
+			return abs, false // nothing further exists
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if to, err := os.Readlink(next); err == nil {
+				if !filepath.IsAbs(to) {
+					to = filepath.Join(cur, to)
+				}
+				return filepath.Join(append([]string{to}, parts[i+1:]...)...), true
+			}
+		}
+		cur = next
+	}
+	return abs, false
 }
 
 // workTree is the top of the git work tree that holds abs, found by its
 // .git (a folder, or a file in a linked work tree or a submodule), with
-// symbolic links resolved; outside git, the folder of abs as named.
-func workTree(abs string) (root string, git bool) {
+// symbolic links resolved; outside git, the folder named, or else the
+// folder of abs as named, links resolved.
+func workTree(abs, named string) (root string, git bool) {
 	for dir := filepath.Dir(abs); ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return realDir(dir), true
@@ -193,6 +229,9 @@ func workTree(abs string) (root string, git bool) {
 			break
 		}
 		dir = parent
+	}
+	if named != "" {
+		return Real(named), false
 	}
 	return realDir(filepath.Dir(abs)), false
 }
