@@ -224,7 +224,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*compari
 		}
 		return f.compareDocuments(cfg, basePath, revisionPath)
 	}
-	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath)
+	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath, again)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*compari
 // loadPair loads both snapshots with the config's limits, for a comparison
 // of the two.
 func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
-	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath)
+	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -269,8 +269,9 @@ func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (
 }
 
 // readPair reads both files with the config's limits, and says how to load
-// them as a pair.
-func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string) (base, revision *specs.Source, opts specs.PairOptions, err error) {
+// them as a pair; again says the pair will be loaded again (with a fix's
+// text) while the first load is held.
+func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string, again bool) (base, revision *specs.Source, opts specs.PairOptions, err error) {
 	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
 		return nil, nil, opts, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
 	}
@@ -279,6 +280,11 @@ func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string) (
 		return nil, nil, opts, err
 	}
 	opts = pairOptions(f.fullPipeline, f.verbose, f.stderr)
+	if again {
+		// Sized for one load, the budget would have the collector run
+		// again and again while the fix's loads sit beside the check's.
+		opts.Read = func(bytes int64) { budgetMemory(2 * bytes) }
+	}
 	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
 	return base, revision, opts, err
 }
