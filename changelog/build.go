@@ -3,7 +3,6 @@ package changelog
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,18 +20,20 @@ import (
 // in each file name), oldest first. Two snapshots of one date, or none at
 // all, are input errors.
 func ListSnapshots(dir string) ([]string, error) {
-	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e os.DirEntry) bool {
-		ext := strings.ToLower(filepath.Ext(e.Name()))
-		return !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json")
+	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e specs.FolderEntry) bool {
+		ext := strings.ToLower(filepath.Ext(e.Name))
+		return !e.Dir && (ext == ".yaml" || ext == ".yml" || ext == ".json")
 	})
 }
 
 // listDated lists the entries of dir that keep takes and whose names hold
-// a date, oldest first; none is the error when there are none.
-func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// a date, oldest first; none is the error when there are none. Links count
+// as what they lead to (specs.ListFolder): a snapshot that is a link out
+// of dir is refused, as in a folder of version documents.
+func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, error) {
+	entries, err := specs.ListFolder(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, err
 	}
 	byDate := map[string]string{}
 	var dates []string
@@ -40,14 +41,17 @@ func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) 
 		if !keep(e) {
 			continue
 		}
-		date, found, err := specs.DateFromName(e.Name())
+		date, found, err := specs.DateFromName(e.Name)
 		if !found || err != nil {
 			continue
 		}
-		if other, dup := byDate[date.String()]; dup {
-			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name(), date)
+		if e.Refused != nil {
+			return nil, e.Refused
 		}
-		byDate[date.String()] = e.Name()
+		if other, dup := byDate[date.String()]; dup {
+			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name, date)
+		}
+		byDate[date.String()] = e.Name
 		dates = append(dates, date.String())
 	}
 	if len(dates) == 0 {
