@@ -119,7 +119,8 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 		// Neighbours cut mostly the same parts: each is read once.
 		opts.Pair.Validator = prune.NewValidator()
 	}
-	loaded, release := loadAhead(paths, opts)
+	loaded, release, stop := loadAhead(paths, opts)
+	defer stop()
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
 	var prev loadResult
@@ -197,8 +198,13 @@ type loadResult struct {
 // however long the history. Each snapshot is loaded for its comparisons
 // with the one before and the one after it (specs.LoadForComparisons), so
 // each source is read and indexed once, by the first load that needs it.
-func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int)) {
+// stop, once the consumer is done, early on an error or not, ends the
+// loading and waits for the loads under way: nothing is left waiting for a
+// slot, or telling opts of a load, after Build returns.
+func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int), stop func()) {
 	slots := make(chan struct{}, loadWindow())
+	done := make(chan struct{})
+	var running sync.WaitGroup
 	out := make([]chan loadResult, len(paths))
 	for i := range out {
 		out[i] = make(chan loadResult, 1)
@@ -215,10 +221,14 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			return src, err
 		})
 	}
-	go func() {
+	running.Go(func() {
 		for i := range paths {
-			slots <- struct{}{}
-			go func() {
+			select {
+			case slots <- struct{}{}:
+			case <-done:
+				return
+			}
+			running.Go(func() {
 				var r loadResult
 				if r.source, r.err = sources[i](); r.err == nil {
 					// A neighbour that cannot be read is reported when its
@@ -241,10 +251,10 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 					opts.Progress()
 				}
 				out[i] <- r
-			}()
+			})
 		}
-	}()
-	return out, func(i int) {
+	})
+	release = func(i int) {
 		<-slots
 		if i > 0 {
 			// Loads up to i are done, and none to come reads the source
@@ -252,6 +262,11 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			sources[i-1] = nil
 		}
 	}
+	stop = func() {
+		close(done)
+		running.Wait()
+	}
+	return out, release, stop
 }
 
 // Update computes the release from base to revision and adds it to h.
