@@ -112,21 +112,13 @@ func BenchmarkFixDocuments(b *testing.B) {
 	}
 }
 
-// writeDocumentFolders writes benchspec.Documents's base and revision
+// writeDocumentFolders writes benchspec.WriteDocuments's base and revision
 // folders of n documents, all broken, into dir.
 func writeDocumentFolders(tb testing.TB, dir string, n int) (base, revision string) {
 	tb.Helper()
-	baseDocs, revisionDocs := benchspec.Documents(n, 3, n)
 	base, revision = filepath.Join(dir, "base"), filepath.Join(dir, "revision")
-	for folder, docs := range map[string]map[string][]byte{base: baseDocs, revision: revisionDocs} {
-		if err := os.MkdirAll(folder, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		for name, data := range docs {
-			if err := os.WriteFile(filepath.Join(folder, name), data, 0o644); err != nil {
-				tb.Fatal(err)
-			}
-		}
+	if err := benchspec.WriteDocuments(base, revision, n, n); err != nil {
+		tb.Fatal(err)
 	}
 	return base, revision
 }

@@ -6,6 +6,8 @@ package benchspec
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -145,20 +147,28 @@ func generate(ops, changed int) []byte {
 	return []byte(b.String())
 }
 
-// Documents is a base and a revision folder of n version documents of ops
-// operations each, by file name (api.example.com.YYYY-MM-DD.yaml, a day
-// apart from 2000-01-01); the revision's first broken documents each break
-// their first operation in place (a required request property added), so
-// that a fix restores them and adds a new document.
-func Documents(n, ops, broken int) (base, revision map[string][]byte) {
-	base, revision = map[string][]byte{}, map[string][]byte{}
+// WriteDocuments writes a base and a revision folder of n version
+// documents of three operations each (api.example.com.YYYY-MM-DD.yaml, a
+// day apart from 2000-01-01); the revision's first broken documents each
+// break their first operation in place (a required request property
+// added), so that a fix restores them and adds a new document.
+func WriteDocuments(base, revision string, n, broken int) error {
 	day := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, folder := range []string{base, revision} {
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return err
+		}
+	}
 	for i := range n {
 		name := fmt.Sprintf("api.example.com.%s.yaml", day.AddDate(0, 0, i).Format(time.DateOnly))
-		base[name] = document(ops, false)
-		revision[name] = document(ops, i < broken)
+		if err := os.WriteFile(filepath.Join(base, name), document(3, false), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(revision, name), document(3, i < broken), 0o644); err != nil {
+			return err
+		}
 	}
-	return base, revision
+	return nil
 }
 
 func document(ops int, broken bool) []byte {
