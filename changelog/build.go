@@ -3,7 +3,6 @@ package changelog
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,18 +20,20 @@ import (
 // in each file name), oldest first. Two snapshots of one date, or none at
 // all, are input errors.
 func ListSnapshots(dir string) ([]string, error) {
-	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e os.DirEntry) bool {
-		ext := strings.ToLower(filepath.Ext(e.Name()))
-		return !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json")
+	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e specs.FolderEntry) bool {
+		ext := strings.ToLower(filepath.Ext(e.Name))
+		return !e.Dir && (ext == ".yaml" || ext == ".yml" || ext == ".json")
 	})
 }
 
 // listDated lists the entries of dir that keep takes and whose names hold
-// a date, oldest first; none is the error when there are none.
-func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// a date, oldest first; none is the error when there are none. Links count
+// as what they lead to (specs.ListFolder): a snapshot that is a link out
+// of dir is refused, as in a folder of version documents.
+func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, error) {
+	entries, err := specs.ListFolder(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, err
 	}
 	byDate := map[string]string{}
 	var dates []string
@@ -40,14 +41,17 @@ func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) 
 		if !keep(e) {
 			continue
 		}
-		date, found, err := specs.DateFromName(e.Name())
+		date, found, err := specs.DateFromName(e.Name)
 		if !found || err != nil {
 			continue
 		}
-		if other, dup := byDate[date.String()]; dup {
-			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name(), date)
+		if e.Refused != nil {
+			return nil, e.Refused
 		}
-		byDate[date.String()] = e.Name()
+		if other, dup := byDate[date.String()]; dup {
+			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name, date)
+		}
+		byDate[date.String()] = e.Name
 		dates = append(dates, date.String())
 	}
 	if len(dates) == 0 {
@@ -115,7 +119,8 @@ func Build(paths []string, opts BuildOptions) (*History, error) {
 		// Neighbours cut mostly the same parts: each is read once.
 		opts.Pair.Validator = prune.NewValidator()
 	}
-	loaded, release := loadAhead(paths, opts)
+	loaded, release, stop := loadAhead(paths, opts)
+	defer stop()
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
 	var prev loadResult
@@ -193,8 +198,13 @@ type loadResult struct {
 // however long the history. Each snapshot is loaded for its comparisons
 // with the one before and the one after it (specs.LoadForComparisons), so
 // each source is read and indexed once, by the first load that needs it.
-func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int)) {
+// stop, once the consumer is done, early on an error or not, ends the
+// loading and waits for the loads under way: nothing is left waiting for a
+// slot, or telling opts of a load, after Build returns.
+func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int), stop func()) {
 	slots := make(chan struct{}, loadWindow())
+	done := make(chan struct{})
+	var running sync.WaitGroup
 	out := make([]chan loadResult, len(paths))
 	for i := range out {
 		out[i] = make(chan loadResult, 1)
@@ -211,10 +221,14 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			return src, err
 		})
 	}
-	go func() {
+	running.Go(func() {
 		for i := range paths {
-			slots <- struct{}{}
-			go func() {
+			select {
+			case slots <- struct{}{}:
+			case <-done:
+				return
+			}
+			running.Go(func() {
 				var r loadResult
 				if r.source, r.err = sources[i](); r.err == nil {
 					// A neighbour that cannot be read is reported when its
@@ -237,10 +251,10 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 					opts.Progress()
 				}
 				out[i] <- r
-			}()
+			})
 		}
-	}()
-	return out, func(i int) {
+	})
+	release = func(i int) {
 		<-slots
 		if i > 0 {
 			// Loads up to i are done, and none to come reads the source
@@ -248,6 +262,11 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 			sources[i-1] = nil
 		}
 	}
+	stop = func() {
+		close(done)
+		running.Wait()
+	}
+	return out, release, stop
 }
 
 // Update computes the release from base to revision and adds it to h.

@@ -2,7 +2,6 @@ package changelog
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
@@ -15,7 +14,7 @@ import (
 // each folder's name), oldest first. Two folders of one date, or none at
 // all, are input errors.
 func ListDocumentSnapshots(dir string) ([]string, error) {
-	return listDated(dir, "no dated snapshot folder (a folder of version documents with YYYY-MM-DD in its name)", os.DirEntry.IsDir)
+	return listDated(dir, "no dated snapshot folder (a folder of version documents with YYYY-MM-DD in its name)", func(e specs.FolderEntry) bool { return e.Dir })
 }
 
 // BuildDocuments walks snapshot folders of version documents in date order

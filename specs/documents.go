@@ -405,6 +405,34 @@ func listDir(root string) func(dir string) ([]entry, error) {
 	}
 }
 
+// FolderEntry is a file or folder that ListFolder lists.
+type FolderEntry struct {
+	Name string
+	Dir  bool
+	// Refused, for a symbolic link that resolves outside the folder, names
+	// the link and where it leads; nil for anything else.
+	Refused error
+}
+
+// ListFolder lists a folder named on the command line as a folder snapshot
+// is listed (listDir): a link counts as what it leads to, and one that
+// resolves outside the folder is Refused, so that whatever would read it
+// fails instead.
+func ListFolder(dir string) ([]FolderEntry, error) {
+	entries, err := listDir(dir)(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FolderEntry, len(entries))
+	for i, e := range entries {
+		out[i] = FolderEntry{Name: e.name, Dir: e.dir}
+		if e.refused != "" {
+			out[i].Refused = &Error{File: filepath.Join(dir, e.name), Msg: e.refused}
+		}
+	}
+	return out, nil
+}
+
 // insideDir reports whether the absolute path p lies in the folder dir.
 func insideDir(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)

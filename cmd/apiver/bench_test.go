@@ -78,3 +78,47 @@ func benchOasdiff(b *testing.B, base, revision string) {
 		}
 	}
 }
+
+// benchDocuments is how many version documents the document benchmarks
+// compare: a large API's history, each document broken in place.
+const benchDocuments = 5000
+
+// BenchmarkCheckDocuments checks a revision that breaks every one of
+// benchDocuments version documents in place.
+func BenchmarkCheckDocuments(b *testing.B) {
+	base, revision := writeDocumentFolders(b, b.TempDir(), benchDocuments)
+	for b.Loop() {
+		if code := run([]string{"check", base, revision}, io.Discard, io.Discard); code != exitPolicy {
+			b.Fatalf("check: exit %d, want %d", code, exitPolicy)
+		}
+	}
+}
+
+// BenchmarkFixDocuments fixes the same revision in place: every document
+// restored from the base, and a new one added. It should take a small
+// multiple of BenchmarkCheckDocuments.
+func BenchmarkFixDocuments(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.RemoveAll(dir); err != nil {
+			b.Fatal(err)
+		}
+		base, revision := writeDocumentFolders(b, dir, benchDocuments)
+		b.StartTimer()
+		if code := run([]string{"fix", "--version", "2030-01-01", base, revision}, io.Discard, io.Discard); code != exitPass {
+			b.Fatalf("fix: exit %d, want %d", code, exitPass)
+		}
+	}
+}
+
+// writeDocumentFolders writes benchspec.WriteDocuments's base and revision
+// folders of n documents, all broken, into dir.
+func writeDocumentFolders(tb testing.TB, dir string, n int) (base, revision string) {
+	tb.Helper()
+	base, revision = filepath.Join(dir, "base"), filepath.Join(dir, "revision")
+	if err := benchspec.WriteDocuments(base, revision, n, n); err != nil {
+		tb.Fatal(err)
+	}
+	return base, revision
+}

@@ -123,11 +123,16 @@ func listHistory(cfg policy.Config, dir string) (paths []string, documents bool,
 		paths, err = changelog.ListSnapshots(dir)
 		return paths, false, err
 	}
+	// A snapshot refused as a link out of the folder (a *specs.Error naming
+	// it) is the answer whichever kind the folder holds.
 	if paths, err = changelog.ListSnapshots(dir); err == nil {
 		return paths, false, nil
+	} else if _, refused := errors.AsType[*specs.Error](err); refused {
+		return nil, false, err
 	}
-	if folders, folderErr := changelog.ListDocumentSnapshots(dir); folderErr == nil {
-		return folders, true, nil
+	folders, folderErr := changelog.ListDocumentSnapshots(dir)
+	if _, refused := errors.AsType[*specs.Error](folderErr); folderErr == nil || refused {
+		return folders, true, folderErr
 	}
 	return nil, false, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
+	"github.com/apiver/apiver/internal/atomicfile"
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
@@ -231,12 +232,13 @@ func writeDocuments(files map[string][]byte, root string, lockTimeout time.Durat
 		}
 		targets[i] = t
 	}
+	var batch atomicfile.Batch
 	for i, t := range targets {
 		if err := os.MkdirAll(filepath.Dir(t.Real), 0o755); err != nil {
 			return err
 		}
 		if err := withLock(paths[i], t.Real, lockTimeout, func() error {
-			return t.Write(0o644, func(w io.Writer) error { _, err := w.Write(files[paths[i]]); return err })
+			return t.WriteIn(&batch, 0o644, func(w io.Writer) error { _, err := w.Write(files[paths[i]]); return err })
 		}); err != nil {
 			return err
 		}

@@ -366,3 +366,56 @@ func TestHostileNamesInFixOutput(t *testing.T) {
 		t.Errorf("an input error naming the file: %s\nwant one line, the name escaped", bad)
 	}
 }
+
+// TestHostileHistoryLinkOut: changelog build over a history folder refuses
+// a snapshot file, or a dated folder of version documents, that is a
+// symbolic link leading out of the folder, with exit 2 naming the link and
+// where it leads; a link that stays in the folder is read as what it leads
+// to, a file as a snapshot and a folder as a snapshot folder. Each snapshot
+// folder is the root of its documents: a document linking to a sibling
+// snapshot folder is refused, as when the folder is named alone.
+func TestHostileHistoryLinkOut(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	secret := []byte(widgetDocument([]string{"/SECRET-OUTSIDE"}, "id"))
+	writeCaseFile(t, "secret/example-2024-01-01.yaml", secret)
+	writeCaseFile(t, "secret/docs/api.2024-01-01.yaml", secret)
+	public := []byte(widgetDocument([]string{"/a"}, "id"))
+	for _, name := range []string{"files-out", "files-in"} {
+		writeCaseFile(t, name+"/example-2023-01-01.yaml", public)
+	}
+	writeCaseFile(t, "files-in/.store/kept.yaml", []byte(widgetDocument([]string{"/a", "/b"}, "id")))
+	for _, name := range []string{"folders-out", "folders-in", "sibling"} {
+		writeCaseFile(t, name+"/2023-01-01/api.2023-01-01.yaml", public)
+	}
+	writeCaseFile(t, "folders-in/.store/2024-01-01/api.2024-01-01.yaml", []byte(widgetDocument([]string{"/a", "/b"}, "id")))
+	links := map[string]string{
+		"files-out/example-2024-01-01.yaml":      "../secret/example-2024-01-01.yaml",
+		"folders-out/2024-01-01":                 "../secret/docs",
+		"files-in/example-2024-01-01.yaml":       ".store/kept.yaml",
+		"folders-in/2024-01-01":                  ".store/2024-01-01",
+		"sibling/2024-01-01/api.2024-01-01.yaml": "../2023-01-01/api.2023-01-01.yaml",
+	}
+	if err := os.Mkdir("sibling/2024-01-01", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, to := range links {
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, full := range []bool{false, true} {
+		for _, link := range []string{"files-out/example-2024-01-01.yaml", "folders-out/2024-01-01", "sibling/2024-01-01/api.2024-01-01.yaml"} {
+			r := runPipeline(full, []string{"changelog", "build", strings.Split(link, "/")[0]})
+			if r.code != exitInput || !strings.HasPrefix(r.stderr, "apiver: "+link+": ") || !strings.Contains(r.stderr, links[link]) || strings.Contains(r.stdout+r.stderr, "SECRET") {
+				t.Errorf("changelog build %s (full pipeline %v): %s\nwant exit 2 naming %s and %s", strings.Split(link, "/")[0], full, r, link, links[link])
+			}
+		}
+		for _, history := range []string{"files-in", "folders-in"} {
+			r := runPipeline(full, []string{"changelog", "build", history})
+			if r.code != exitPass || !strings.Contains(r.stdout, `"2024-01-01"`) || !strings.Contains(r.stdout, "GET /b") {
+				t.Errorf("changelog build %s (full pipeline %v): %s\nwant the linked snapshot's release, adding GET /b", history, full, r)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // Write replaces path with what write produces. The new file is written
@@ -19,10 +20,28 @@ import (
 // file. A path that is a symlink is written through: its target is
 // replaced and the link stays.
 func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return new(Batch).Write(path, perm, write)
+}
+
+// Batch replaces many files, each as Write does, but lists each folder for
+// the temporaries of killed runs once rather than once a file: replacing
+// every file of a folder of thousands would otherwise take time in the
+// square of their number. Removing a temporary from the listing is still
+// safe when each file is written under its lock: one that is still there
+// then belongs to no live writer of that file. The zero Batch is ready; it
+// is not for concurrent use.
+type Batch struct {
+	// hidden are, by folder, the names of its regular files that start
+	// with a dot, as listed by the first write into it.
+	hidden map[string][]string
+}
+
+// Write is Write of path, its folder listed once for the whole batch.
+func (b *Batch) Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	removeStale(path)
+	b.removeStale(path)
 	if err := anonymous(path, perm, write); !errors.Is(err, errNoAnonymous) {
 		return err
 	}
@@ -58,16 +77,28 @@ func staleName(base string) *regexp.Regexp {
 
 // removeStale deletes what a run killed between naming its new file and
 // renaming it left behind.
-func removeStale(path string) {
+func (b *Batch) removeStale(path string) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
+	hidden, listed := b.hidden[dir]
+	if !listed {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") {
+				hidden = append(hidden, e.Name())
+			}
+		}
+		if b.hidden == nil {
+			b.hidden = map[string][]string{}
+		}
+		b.hidden[dir] = hidden
 	}
 	stale := staleName(base)
-	for _, e := range entries {
-		if e.Type().IsRegular() && stale.MatchString(e.Name()) {
-			os.Remove(filepath.Join(dir, e.Name()))
+	for _, name := range hidden {
+		if stale.MatchString(name) {
+			os.Remove(filepath.Join(dir, name))
 		}
 	}
 }

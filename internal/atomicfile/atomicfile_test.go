@@ -3,8 +3,10 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -104,6 +106,46 @@ func TestWriteClearsWhatAKilledRunLeft(t *testing.T) {
 	}
 	if len(entries) != 2 {
 		t.Errorf("left: %v, want changelog.json and .changelog.json.bak", entries)
+	}
+}
+
+// TestBatchClearsWhatKilledRunsLeft: a batch that lists its folders once
+// clears the temporaries of every file it writes, in each folder, as Write
+// does, and keeps the rest.
+func TestBatchClearsWhatKilledRunsLeft(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := []string{"api.2024-01-01.yaml", "api.2024-02-01.yaml", filepath.Join("2024-03-01", "spec.yaml")}
+	for _, f := range files {
+		d, name := filepath.Split(filepath.Join(dir, f))
+		for _, left := range []string{"." + name + ".tmp-123", "." + name + "4567", "." + name + ".bak"} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, left), []byte("half"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var b Batch
+	for _, f := range files {
+		if err := b.Write(filepath.Join(dir, f), 0o644, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var left []string
+	if err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, path)
+			left = append(left, filepath.ToSlash(rel))
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".api.2024-01-01.yaml.bak", ".api.2024-02-01.yaml.bak", "2024-03-01/.spec.yaml.bak", "2024-03-01/spec.yaml", "api.2024-01-01.yaml", "api.2024-02-01.yaml"}
+	if !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
 	}
 }
 

@@ -6,8 +6,11 @@ package benchspec
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // requestRef is a request body's schema that names a component, as the real
@@ -140,6 +143,58 @@ func generate(ops, changed int) []byte {
             id: {type: string}
             email: {type: string, format: email}
 `, i, required, i)
+	}
+	return []byte(b.String())
+}
+
+// WriteDocuments writes a base and a revision folder of n version
+// documents of three operations each (api.example.com.YYYY-MM-DD.yaml, a
+// day apart from 2000-01-01); the revision's first broken documents each
+// break their first operation in place (a required request property
+// added), so that a fix restores them and adds a new document.
+func WriteDocuments(base, revision string, n, broken int) error {
+	day := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, folder := range []string{base, revision} {
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return err
+		}
+	}
+	for i := range n {
+		name := fmt.Sprintf("api.example.com.%s.yaml", day.AddDate(0, 0, i).Format(time.DateOnly))
+		if err := os.WriteFile(filepath.Join(base, name), document(3, false), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(revision, name), document(3, i < broken), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func document(ops int, broken bool) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: generated, version: \"1\"}\npaths:\n")
+	for i := range ops {
+		required := "[name]"
+		if broken && i == 0 {
+			required = "[name, size]"
+		}
+		fmt.Fprintf(&b, `  /resources%d:
+    post:
+      operationId: create%d
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: %s
+              properties:
+                name: {type: string}
+                size: {type: integer}
+      responses:
+        "200":
+          description: ok
+`, i, i, required)
 	}
 	return []byte(b.String())
 }

@@ -272,6 +272,12 @@ func kindOf(m fs.FileMode) string {
 // into once the whole content is rendered, so a failed render writes
 // nothing. A Folder is refused.
 func (t *Target) Write(perm os.FileMode, write func(io.Writer) error) error {
+	return t.WriteIn(new(atomicfile.Batch), perm, write)
+}
+
+// WriteIn is Write with a File replaced as part of batch, for a command
+// that writes many files of one folder.
+func (t *Target) WriteIn(batch *atomicfile.Batch, perm os.FileMode, write func(io.Writer) error) error {
 	switch t.Kind {
 	case Folder:
 		return &Error{t.Path, "is a folder: name a file"}
@@ -282,7 +288,7 @@ func (t *Target) Write(perm os.FileMode, write func(io.Writer) error) error {
 		}
 		return t.stream(b.String())
 	}
-	err := atomicfile.Write(t.Real, perm, write)
+	err := batch.Write(t.Real, perm, write)
 	if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
 		// The error may name a temporary file; name the user's.
 		return fmt.Errorf("%s: %w", t.Path, pathErr.Err)

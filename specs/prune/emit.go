@@ -159,7 +159,9 @@ func (d *Doc) text(p plan) []byte {
 	for _, u := range p.remove {
 		w.remove[u.key] = true
 	}
-	w.buf.Grow(1 << 20)
+	// Room for most texts at once, without a large allocation for each of
+	// thousands of small version documents.
+	w.buf.Grow(min(1<<20, 32*d.nodes))
 	w.line = 1
 	w.node(d.root)
 	if !d.json {

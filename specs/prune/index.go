@@ -30,6 +30,8 @@ type Doc struct {
 
 	hashes  map[hashKey]hashValue
 	refMemo map[*yaml.Node][]string
+	// nodes is how many nodes the document holds: its text's size, roughly.
+	nodes int
 }
 
 type hashKey struct {
@@ -117,6 +119,7 @@ func (d *Doc) check(root *yaml.Node) string {
 			return
 		}
 		seen[n] = true
+		d.nodes++
 		if n.Style&yaml.TaggedStyle != 0 {
 			why = fmt.Sprintf("an explicit YAML tag (line %d)", n.Line)
 			return

@@ -3,6 +3,7 @@
 //	benchspec one SNAPSHOT OUT             SNAPSHOT with one operation changed
 //	benchspec broken SNAPSHOT OUT          SNAPSHOT with one operation broken (the check fails)
 //	benchspec gen OPS CHANGED BASE REVISION generated specs
+//	benchspec docs N BROKEN BASE REVISION   folders of N version documents, BROKEN of them broken
 package main
 
 import (
@@ -47,6 +48,13 @@ func run(args []string) error {
 			return err
 		}
 		return os.WriteFile(args[4], revision, 0o644)
+	case len(args) == 5 && args[0] == "docs":
+		n, err1 := strconv.Atoi(args[1])
+		broken, err2 := strconv.Atoi(args[2])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("docs N BROKEN: want two numbers")
+		}
+		return benchspec.WriteDocuments(args[3], args[4], n, broken)
 	}
-	return fmt.Errorf("usage: benchspec one|broken SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION")
+	return fmt.Errorf("usage: benchspec one|broken SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION | benchspec docs N BROKEN BASE REVISION")
 }
