@@ -145,6 +145,8 @@ type checkSummary struct {
 	Preexisting int           `json:"preexisting"`
 	Verdict     string        `json:"verdict"`
 	Groups      policy.Counts `json:"groups"`
+	// Allowed is Report.Allowed: info-level changes in existing versions.
+	Allowed int `json:"allowedChanges"`
 }
 
 // jsonFinding is a finding with the id of its group, and whether the
@@ -199,7 +201,7 @@ func checkJSON(w io.Writer, res CheckResult) error {
 		Groups   []jsonGroup   `json:"groups"`
 		Summary  checkSummary  `json:"summary"`
 		Fix      *jsonFix      `json:"fix,omitempty"`
-	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups)}, offer})
+	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups), r.Allowed}, offer})
 }
 
 // The markdown tables share a budget of characters, so that a report with

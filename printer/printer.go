@@ -191,6 +191,11 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 	if exempted > 0 {
 		line += fmt.Sprintf(", %s exempted", plural(exempted, "root change"))
 	}
+	if r.Allowed > 0 {
+		// diff lists these; without them the counts above would seem to
+		// contradict it.
+		line += fmt.Sprintf("; %s allowed in existing versions (apiver diff lists them)", countOf(r.Allowed, "change", "info"))
+	}
 	return line
 }
 
