@@ -47,7 +47,8 @@ the previous snapshot, per operation and version.
 
 DIR holds snapshot files, or dated folders of version documents. Instead of DIR, the
 snapshots can be named one by one, oldest first: files, folders of version documents,
-or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
+or REF:PATH and REF:FOLDER read from git (dated by their commits). One snapshot is a
+history of one release: it is read and checked as any other.`,
 		Example: `  apiver changelog build openapi/snapshots -o changelog.json
   apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json
   apiver changelog build origin/main:openapi/api.yaml main:openapi/api.yaml -o changelog.json
@@ -59,8 +60,13 @@ or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 			if err != nil {
 				return err
 			}
-			paths, documents, err := listHistory(cfg, args[0])
-			if len(args) > 1 {
+			var paths []string
+			var documents bool
+			if len(args) == 1 && specs.IsFolder(args[0]) {
+				paths, documents, err = listHistory(cfg, args[0])
+			} else {
+				// One file is a history of one snapshot: read and checked
+				// like any other.
 				paths, documents, err = namedHistory(cfg, args)
 			}
 			if err != nil {
@@ -170,15 +176,16 @@ func newChangelogUpdateCmd() *cobra.Command {
 	var flags pairFlags
 	var lockTimeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "update --changelog FILE BASE REVISION",
+		Use:   "update [--changelog FILE] BASE REVISION",
 		Short: "Add the revision's release to a history, created when missing (idempotent; the file is replaced atomically)",
-		Long: `Add the release of REVISION, compared with BASE, to the history file, which is created
-(with its folder) when it does not exist yet. A date already recorded is kept as it is, so
+		Long: `Add the release of REVISION, compared with BASE, to the history file (--changelog,
+default changelog.json), which is created (with its folder) when it does not exist yet. A date already recorded is kept as it is, so
 running it twice changes nothing. BASE and REVISION are files or git REF:PATH; the release's
 date is --revision-date, else the first YYYY-MM-DD in the file name, else the commit's date
 for REF:PATH, else today.`,
-		Example: `  # After a release is merged: the previous release from git against the new spec
-  apiver changelog update --changelog changelog.json HEAD~1:openapi/api.yaml openapi/api.yaml
+		Example: `  # After a release is merged: the previous release from git against the new spec,
+  # added to changelog.json (the default --changelog)
+  apiver changelog update HEAD~1:openapi/api.yaml openapi/api.yaml
 
   apiver changelog update --changelog changelog.json --revision-date 2025-01-15 old.yaml new.yaml`,
 		Args:              cobra.ExactArgs(2),
@@ -263,8 +270,7 @@ for REF:PATH, else today.`,
 			})
 		},
 	}
-	cmd.Flags().StringVar(&path, "changelog", "", "the history file to update (required)")
-	_ = cmd.MarkFlagRequired("changelog")
+	cmd.Flags().StringVar(&path, "changelog", "changelog.json", "the history file to update")
 	flags.register(cmd.Flags())
 	lockFlag(cmd.Flags(), &lockTimeout)
 	return cmd

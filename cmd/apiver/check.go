@@ -49,13 +49,18 @@ annotations, unless --fail-on-preexisting.
 
 BASE and REVISION are snapshot files, or REF:PATH to read a file as committed at a
 git revision (PATH relative to the repository's top, or to the working directory
-when it starts with ./). A snapshot's date is the first YYYY-MM-DD in its file name
-unless --base-date or --revision-date gives it.`,
+when it starts with ./). Either can also be a folder (or REF:FOLDER) of one OpenAPI
+document per version, such as api.example.com.2024-01-01.yaml or
+2024-01-01/spec.yaml: each document is that version. A snapshot's date is the first
+YYYY-MM-DD in its file name unless --base-date or --revision-date gives it.`,
 		Example: `  # A pull request: the base branch's spec from git against the work tree's
   apiver check origin/main:openapi/api.yaml openapi/api.yaml
 
   # Two dated snapshot files
   apiver check snapshots/api-2024-11-19.yaml snapshots/api-2024-12-19.yaml
+
+  # A folder of one document per version, from git against the work tree's
+  apiver check origin/main:descriptions/api descriptions/api
 
   # Print text, also save SARIF for code scanning and JUnit for a test report
   apiver check --output sarif=apiver.sarif --output junit=apiver-junit.xml HEAD~1:api.yaml api.yaml
