@@ -281,3 +281,34 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 	}
 	return template
 }
+
+// TestDocsSpeakToUsers: README.md and docs/*.md name nothing a user does
+// not have (the project's issues, its goals, a corpus folder beside the
+// clone), and the README's Install starts with what works from a clone.
+func TestDocsSpeakToUsers(t *testing.T) {
+	t.Parallel()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	internal := regexp.MustCompile(`(?i)\bissue \d|issue's|section 9\.|not met|shared/corpus|real corpus|seed service|the seed's|\bseed history`)
+	for _, path := range append([]string{"../../README.md", "../../SECURITY.md"}, docs...) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := internal.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q speaks of the project, not to users: %s", path, i+1, m, line)
+			}
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, install, _ := strings.Cut(string(readme), "\n## Install\n")
+	if first := strings.Index(install, "go install ./cmd/apiver"); first < 0 || strings.Contains(install[:first], "@latest") || strings.Contains(install[:first], "brew") {
+		t.Errorf("README's Install does not start with go install ./cmd/apiver from a clone")
+	}
+}
