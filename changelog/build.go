@@ -74,7 +74,7 @@ func inDateOrder(prevPath string, prev civil.Date, path string, date civil.Date)
 		}
 	}
 	if !date.After(prev) {
-		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date", path, date, prevPath, prev)
+		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date (SNAPSHOT@YYYY-MM-DD gives one its date)", path, date, prevPath, prev)
 	}
 	return nil
 }
@@ -101,6 +101,18 @@ type BuildOptions struct {
 	// latest-version ones, which the config does not say but they look
 	// like (policy.Config.DetectSnapshot).
 	Detected func()
+	// Dates, index by index with the paths, give snapshots their release
+	// dates; a zero or missing one is taken from the name, else the commit.
+	Dates []civil.Date
+}
+
+// load is how the i-th snapshot is read.
+func (o BuildOptions) load(i int) specs.LoadOptions {
+	l := specs.LoadOptions{AllowRemoteRefs: o.AllowRemoteRefs, MaxSize: o.Config.MaxSpecSize(), MaxNodes: o.Config.MaxNodes(), Paths: o.Paths}
+	if i < len(o.Dates) {
+		l.Date = o.Dates[i]
+	}
+	return l
 }
 
 // Build walks the snapshots in date order and records, for each one after
@@ -203,7 +215,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 	sources := make([]func() (*specs.Source, error), len(paths))
 	for i, path := range paths {
 		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
-			src, err := specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
+			src, err := specs.Read(path, opts.load(i))
 			// The fast pass saves the loads a parse; the full pipeline
 			// loads whole, and checks the structure as it loads.
 			if err == nil && !opts.Pair.Full {

@@ -24,7 +24,6 @@ func ListDocumentSnapshots(dir string) ([]string, error) {
 // is read and compared on its own (specs.LoadDocumentPair), so that two
 // snapshots at most are held at a time.
 func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
-	load := specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths}
 	if opts.Pair.Validator == nil {
 		// Consecutive snapshots share most of their documents' parts: each
 		// is read once.
@@ -39,11 +38,11 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 		if i == 0 {
 			continue
 		}
-		base, err := specs.ReadDocumentSet(dirs[i-1], load)
+		base, err := specs.ReadDocumentSet(dirs[i-1], opts.load(i-1))
 		if err != nil {
 			return nil, err
 		}
-		revision, err := specs.ReadDocumentSet(dirs[i], load)
+		revision, err := specs.ReadDocumentSet(dirs[i], opts.load(i))
 		if err != nil {
 			return nil, err
 		}

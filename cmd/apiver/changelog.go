@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cloud.google.com/go/civil"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var lockTimeout time.Duration
 	var pathFilter pathFlags
 	cmd := &cobra.Command{
-		Use:   "build DIR | build SNAPSHOT SNAPSHOT...",
+		Use:   "build DIR | build SNAPSHOT[@DATE]...",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
 		Long: `Walk the dated snapshots of DIR (the first YYYY-MM-DD in each file name) in date
 order and write the whole history as JSON: for each release date every change since
@@ -47,11 +48,14 @@ the previous snapshot, per operation and version.
 
 DIR holds snapshot files, or dated folders of version documents. Instead of DIR, the
 snapshots can be named one by one, oldest first: files, folders of version documents,
-or REF:PATH and REF:FOLDER read from git (dated by their commits). One snapshot is a
-history of one release: it is read and checked as any other.`,
+or REF:PATH and REF:FOLDER read from git (dated by their commits). SNAPSHOT@YYYY-MM-DD
+gives a snapshot its release date (two commits of one day, a file without a date in its
+name). One snapshot is a history of one release: it is read and checked as any other.`,
 		Example: `  apiver changelog build openapi/snapshots -o changelog.json
   apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json
   apiver changelog build origin/main:openapi/api.yaml main:openapi/api.yaml -o changelog.json
+  # Two commits of one day, each given its release date
+  apiver changelog build HEAD~1:openapi/api.yaml@2026-02-08 HEAD:openapi/api.yaml@2026-02-09 -o changelog.json
   apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeDir,
@@ -62,12 +66,15 @@ history of one release: it is read and checked as any other.`,
 			}
 			var paths []string
 			var documents bool
+			var dates []civil.Date
 			if len(args) == 1 && specs.IsFolder(args[0]) {
 				paths, documents, err = listHistory(cfg, args[0])
 			} else {
 				// One file is a history of one snapshot: read and checked
 				// like any other.
-				paths, documents, err = namedHistory(cfg, args)
+				if args, dates, err = datedSnapshots(args); err == nil {
+					paths, documents, err = namedHistory(cfg, args)
+				}
 			}
 			if err != nil {
 				return err
@@ -80,7 +87,7 @@ history of one release: it is read and checked as any other.`,
 				return err
 			}
 			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
-				Detected: func() { noteLatestVersion(cmd.ErrOrStderr()) }}
+				Detected: func() { noteLatestVersion(cmd.ErrOrStderr()) }, Dates: dates}
 			if bar := progressBar(stderr, len(paths)); bar != nil {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -136,6 +143,27 @@ func listHistory(cfg policy.Config, dir string) (paths []string, documents bool,
 		return folders, true, nil
 	}
 	return nil, false, err
+}
+
+// datedSnapshots reads the release dates given as SNAPSHOT@YYYY-MM-DD off
+// a history's snapshots: two commits of one day, or a file without a date
+// in its name, then make a history. An argument that names something as
+// written keeps its @.
+func datedSnapshots(args []string) (paths []string, dates []civil.Date, err error) {
+	paths, dates = make([]string, len(args)), make([]civil.Date, len(args))
+	for i, arg := range args {
+		paths[i] = arg
+		at := strings.LastIndex(arg, "@")
+		if at < 0 || specs.Exists(arg) {
+			continue
+		}
+		d, err := civil.ParseDate(arg[at+1:])
+		if err != nil {
+			return nil, nil, &usageError{fmt.Errorf("%s: want SNAPSHOT@YYYY-MM-DD, a real date after the @", arg)}
+		}
+		paths[i], dates[i] = arg[:at], d
+	}
+	return paths, dates, nil
 }
 
 // namedHistory is a history named snapshot by snapshot: files, or folders
