@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -46,7 +47,10 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 order and write the whole history as JSON: for each release date every change since
 the previous snapshot, per operation and version.
 
-DIR holds snapshot files, or dated folders of version documents. Instead of DIR, the
+DIR holds snapshot files, or dated folders of version documents; or DIR (or
+REF:FOLDER) is itself a folder of version documents, as check reads it, and each
+document's date is a release: its history. versioning.by in the config settles what
+DIR holds when its content does not. Instead of DIR, the
 snapshots can be named one by one, oldest first: files, folders of version documents,
 or REF:PATH and REF:FOLDER read from git (dated by their commits). SNAPSHOT@YYYY-MM-DD
 gives a snapshot its release date (two commits of one day, a file without a date in its
@@ -56,7 +60,9 @@ name). One snapshot is a history of one release: it is read and checked as any o
   apiver changelog build origin/main:openapi/api.yaml main:openapi/api.yaml -o changelog.json
   # Two commits of one day, each given its release date
   apiver changelog build HEAD~1:openapi/api.yaml@2026-02-08 HEAD:openapi/api.yaml@2026-02-09 -o changelog.json
-  apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json`,
+  apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json
+  # The history of a folder of version documents: each document is a release
+  apiver changelog build descriptions/api -o changelog.json`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,8 +73,9 @@ name). One snapshot is a history of one release: it is read and checked as any o
 			var paths []string
 			var documents bool
 			var dates []civil.Date
+			folder := false
 			if len(args) == 1 && specs.IsFolder(args[0]) {
-				paths, documents, err = listHistory(cfg, args[0])
+				paths, documents, folder, err = listHistory(cfg, args[0])
 			} else {
 				// One file is a history of one snapshot: read and checked
 				// like any other.
@@ -88,12 +95,17 @@ name). One snapshot is a history of one release: it is read and checked as any o
 			}
 			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
 				Detected: func() { noteLatestVersion(cmd.ErrOrStderr()) }, Dates: dates}
-			if bar := progressBar(stderr, len(paths)); bar != nil {
+			if bar := progressBar(stderr, len(paths)); bar != nil && !folder {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
 			}
 			build := changelog.Build
-			if documents {
+			switch {
+			case folder:
+				build = func([]string, changelog.BuildOptions) (*changelog.History, error) {
+					return changelog.BuildDocumentFolder(args[0], opts)
+				}
+			case documents:
 				build = changelog.BuildDocuments
 			}
 			h, err := build(paths, opts)
@@ -124,25 +136,41 @@ name). One snapshot is a history of one release: it is read and checked as any o
 	return cmd
 }
 
-// listHistory lists the snapshots of a history folder: dated files, or
-// dated folders of version documents. The config's versioning.by says
-// which; unset, the folder's dated files, else its dated folders.
-func listHistory(cfg policy.Config, dir string) (paths []string, documents bool, err error) {
-	switch cfg.Versioning.By {
-	case policy.ByDocument:
-		paths, err = changelog.ListDocumentSnapshots(dir)
-		return paths, true, err
-	case policy.ByMediaType:
+// listHistory lists the snapshots of a history folder, read as its content
+// says unless the config's versioning.by does: dated snapshot files whose
+// operations carry dated media types; dated folders of version documents,
+// each a snapshot; else the folder is one set of version documents, as
+// check reads it, and each date a document carries is a release (folder).
+func listHistory(cfg policy.Config, dir string) (paths []string, documents, folder bool, err error) {
+	if cfg.Versioning.By != policy.ByDocument {
 		paths, err = changelog.ListSnapshots(dir)
-		return paths, false, err
+		if cfg.Versioning.By == policy.ByMediaType || err == nil && datedMediaTypes(paths[len(paths)-1], cfg.MaxSpecSize()) {
+			return paths, false, false, err
+		}
 	}
-	if paths, err = changelog.ListSnapshots(dir); err == nil {
-		return paths, false, nil
+	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes()}
+	if folders, err := changelog.ListDocumentSnapshots(dir); err == nil {
+		if _, err := specs.ReadDocumentSet(folders[0], load); err == nil {
+			return folders, true, false, nil
+		}
 	}
-	if folders, folderErr := changelog.ListDocumentSnapshots(dir); folderErr == nil {
-		return folders, true, nil
+	if _, docErr := specs.ReadDocumentSet(dir, load); docErr != nil {
+		if err == nil {
+			err = docErr
+		}
+		return nil, false, false, err // neither: what a history folder holds
 	}
-	return nil, false, err
+	return nil, true, true, nil
+}
+
+// datedMedia is a vendor media type with a version date.
+var datedMedia = regexp.MustCompile(`application/vnd\.[A-Za-z0-9.-]+\.\d{4}-\d{2}-\d{2}`)
+
+// datedMediaTypes reports whether a snapshot file names dated vendor media
+// types: a snapshot of every version, not one version's document.
+func datedMediaTypes(path string, maxSize int64) bool {
+	data, err := sizelimit.ReadFile(path, maxSize)
+	return err != nil || datedMedia.Match(data) // unreadable: the build says why
 }
 
 // datedSnapshots reads the release dates given as SNAPSHOT@YYYY-MM-DD off
