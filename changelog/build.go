@@ -2,6 +2,7 @@ package changelog
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,19 @@ func ListSnapshots(dir string) ([]string, error) {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		return !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json")
 	})
+}
+
+// noneError is the error of a folder that holds nothing dated.
+type noneError struct{ msg string }
+
+func (e *noneError) Error() string { return e.msg }
+
+// HoldsNone reports whether err is ListSnapshots' or
+// ListDocumentSnapshots' error for a folder that holds nothing dated, as
+// opposed to one whose dated entries are wrong.
+func HoldsNone(err error) bool {
+	_, ok := errors.AsType[*noneError](err)
+	return ok
 }
 
 // listDated lists the entries of dir that keep takes and whose names hold
@@ -51,7 +65,7 @@ func listDated(dir, none string, keep func(os.DirEntry) bool) ([]string, error) 
 		dates = append(dates, date.String())
 	}
 	if len(dates) == 0 {
-		return nil, fmt.Errorf("%s: %s", dir, none)
+		return nil, &noneError{dir + ": " + none}
 	}
 	slices.Sort(dates)
 	paths := make([]string, len(dates))

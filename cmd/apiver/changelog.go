@@ -144,8 +144,14 @@ name). One snapshot is a history of one release: it is read and checked as any o
 func listHistory(cfg policy.Config, dir string) (paths []string, documents, folder bool, err error) {
 	if cfg.Versioning.By != policy.ByDocument {
 		paths, err = changelog.ListSnapshots(dir)
-		if cfg.Versioning.By == policy.ByMediaType || err == nil && datedMediaTypes(paths[len(paths)-1], cfg.MaxSpecSize()) {
+		_, notOnDisk := os.Stat(dir) // REF:FOLDER is listed by reading it
+		switch {
+		case cfg.Versioning.By == policy.ByMediaType:
 			return paths, false, false, err
+		case err == nil && datedMediaTypes(paths[len(paths)-1], cfg.MaxSpecSize()):
+			return paths, false, false, nil
+		case err != nil && !changelog.HoldsNone(err) && notOnDisk == nil:
+			return nil, false, false, err // dated files that are wrong as snapshots
 		}
 	}
 	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes()}
