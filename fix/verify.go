@@ -77,7 +77,6 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	// passes when it reads as in the revision, the copies' names mapped
 	// back.
 	var revDoc, fixedDoc *doc
-	var revOps []*specs.Operation
 	asRevision := map[[2]string]bool{}
 	asInRevision := func(operation, version string) bool {
 		if version == "" {
@@ -88,15 +87,14 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 			return same
 		}
 		if revDoc == nil {
-			if revDoc, err = parseDoc(revision.Path, revision.Data); err != nil {
+			r, revErr := parseDoc(revision.Path, revision.Data)
+			f, fixedErr := parseDoc(revision.Path, res.Data)
+			if revErr != nil || fixedErr != nil {
 				return false
 			}
-			if fixedDoc, err = parseDoc(revision.Path, res.Data); err != nil {
-				return false
-			}
-			revOps = specs.Operations(revision.Doc, opts.Product)
+			revDoc, fixedDoc = r, f
 		}
-		asRevision[at] = readsAsInRevision(revDoc, fixedDoc, revOps, res.Split, opts.Product, operation, version)
+		asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
 		return asRevision[at]
 	}
 	for _, p := range moves.Pairs {
@@ -169,13 +167,10 @@ func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
 // readsAsInRevision reports whether an operation-version's media types,
 // and the components they use, read in the fixed file (fixedDoc) as in the
 // revision (revDoc) once the split copies' names are mapped back.
-func readsAsInRevision(revDoc, fixedDoc *doc, ops []*specs.Operation, back map[string]string, product, operation, version string) bool {
-	i := slices.IndexFunc(ops, func(o *specs.Operation) bool { return o.Name() == operation })
-	if i < 0 {
-		return false
-	}
-	_, revOp := lookup(revDoc.at([]string{"paths", ops[i].Path}), ops[i].Method, true)
-	_, fixedOp := lookup(fixedDoc.at([]string{"paths", ops[i].Path}), ops[i].Method, true)
+func readsAsInRevision(revDoc, fixedDoc *doc, back map[string]string, product, operation, version string) bool {
+	method, path, _ := strings.Cut(operation, " ")
+	_, revOp := lookup(revDoc.at([]string{"paths", path}), method, true)
+	_, fixedOp := lookup(fixedDoc.at([]string{"paths", path}), method, true)
 	if revOp == nil || fixedOp == nil {
 		return false
 	}
