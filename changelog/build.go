@@ -2,6 +2,7 @@ package changelog
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -24,6 +25,19 @@ func ListSnapshots(dir string) ([]string, error) {
 		ext := strings.ToLower(filepath.Ext(e.Name))
 		return !e.Dir && (ext == ".yaml" || ext == ".yml" || ext == ".json")
 	})
+}
+
+// noneError is the error of a folder that holds nothing dated.
+type noneError struct{ msg string }
+
+func (e *noneError) Error() string { return e.msg }
+
+// HoldsNone reports whether err is ListSnapshots' or
+// ListDocumentSnapshots' error for a folder that holds nothing dated, as
+// opposed to one whose dated entries are wrong.
+func HoldsNone(err error) bool {
+	_, ok := errors.AsType[*noneError](err)
+	return ok
 }
 
 // listDated lists the entries of dir that keep takes and whose names hold
@@ -55,7 +69,7 @@ func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, e
 		dates = append(dates, date.String())
 	}
 	if len(dates) == 0 {
-		return nil, fmt.Errorf("%s: %s", dir, none)
+		return nil, &noneError{dir + ": " + none}
 	}
 	slices.Sort(dates)
 	paths := make([]string, len(dates))
@@ -78,7 +92,7 @@ func inDateOrder(prevPath string, prev civil.Date, path string, date civil.Date)
 		}
 	}
 	if !date.After(prev) {
-		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date", path, date, prevPath, prev)
+		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date (SNAPSHOT@YYYY-MM-DD gives one its date)", path, date, prevPath, prev)
 	}
 	return nil
 }
@@ -104,6 +118,18 @@ type BuildOptions struct {
 	// Detected, when set, is told what the snapshots' look made of their
 	// reading, when the config does not say (policy.Config.DetectSnapshot).
 	Detected func(policy.Detection)
+	// Dates, index by index with the paths, give snapshots their release
+	// dates; a zero or missing one is taken from the name, else the commit.
+	Dates []civil.Date
+}
+
+// load is how the i-th snapshot is read.
+func (o BuildOptions) load(i int) specs.LoadOptions {
+	l := specs.LoadOptions{AllowRemoteRefs: o.AllowRemoteRefs, MaxSize: o.Config.MaxSpecSize(), MaxNodes: o.Config.MaxNodes(), Paths: o.Paths}
+	if i < len(o.Dates) {
+		l.Date = o.Dates[i]
+	}
+	return l
 }
 
 // Build walks the snapshots in date order and records, for each one after
@@ -212,7 +238,7 @@ func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, re
 	sources := make([]func() (*specs.Source, error), len(paths))
 	for i, path := range paths {
 		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
-			src, err := specs.Read(path, specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths})
+			src, err := specs.Read(path, opts.load(i))
 			// The fast pass saves the loads a parse; the full pipeline
 			// loads whole, and checks the structure as it loads.
 			if err == nil && !opts.Pair.Full {

@@ -174,7 +174,7 @@ func mergeAcrossOperations(items []*item) []*item {
 		for _, it := range group {
 			var detail []string
 			if !sameTargets {
-				detail = append(detail, codeList(it.targets, readablePath))
+				detail = append(detail, codeList(it.targets, identity))
 			}
 			if !sameStatuses && len(it.statuses) > 0 {
 				detail = append(detail, statusWords(it.statuses))
@@ -352,9 +352,9 @@ func (it *item) render() string {
 		case t.Target:
 			switch {
 			case len(it.variants) > 0:
-				arg = codeOf(readablePath(it.prefix + it.suffix))
+				arg = codeOf(it.prefix + it.suffix)
 			case len(it.targets) > 0:
-				arg = codeList(it.targets, readablePath)
+				arg = codeList(it.targets, identity)
 			}
 			// Without targets each operation names its own property.
 		default:

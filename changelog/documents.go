@@ -2,7 +2,10 @@ package changelog
 
 import (
 	"fmt"
+	"os"
+	"slices"
 
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
@@ -23,7 +26,6 @@ func ListDocumentSnapshots(dir string) ([]string, error) {
 // is read and compared on its own (specs.LoadDocumentPair), so that two
 // snapshots at most are held at a time.
 func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
-	load := specs.LoadOptions{AllowRemoteRefs: opts.AllowRemoteRefs, MaxSize: opts.Config.MaxSpecSize(), MaxNodes: opts.Config.MaxNodes(), Paths: opts.Paths}
 	if opts.Pair.Validator == nil {
 		// Consecutive snapshots share most of their documents' parts: each
 		// is read once.
@@ -38,11 +40,11 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 		if i == 0 {
 			continue
 		}
-		base, err := specs.ReadDocumentSet(dirs[i-1], load)
+		base, err := specs.ReadDocumentSet(dirs[i-1], opts.load(i-1))
 		if err != nil {
 			return nil, err
 		}
-		revision, err := specs.ReadDocumentSet(dirs[i], load)
+		revision, err := specs.ReadDocumentSet(dirs[i], opts.load(i))
 		if err != nil {
 			return nil, err
 		}
@@ -96,4 +98,62 @@ func documentRelease(pair *specs.DocumentPair, cfg policy.Config, evidence *poli
 	}
 	evidence.AddPair(res.Base, res.Revision)
 	return releaseOf(base, revision, res, cfg), nil
+}
+
+// BuildDocumentFolder builds the history of one folder of version
+// documents, the folder check reads as one snapshot: each date a document
+// carries is a release, from the documents before it to those up to it.
+// Each release reads the folder afresh, so that no comparison shares the
+// loaded documents of another.
+func BuildDocumentFolder(dir string, opts BuildOptions) (*History, error) {
+	read := func(upTo civil.Date) (*specs.DocumentSet, error) {
+		set, err := specs.ReadDocumentSet(dir, opts.load(0))
+		if err != nil {
+			return nil, err
+		}
+		set.Documents = slices.DeleteFunc(set.Documents, func(d *specs.VersionDocument) bool { return d.Date.After(upTo) })
+		set.Date = upTo
+		return set, nil
+	}
+	all, err := specs.ReadDocumentSet(dir, opts.load(0))
+	if err != nil {
+		return nil, err
+	}
+	var dates []civil.Date
+	for _, d := range all.Documents {
+		dates = append(dates, d.Date)
+	}
+	slices.SortFunc(dates, func(a, b civil.Date) int { return a.Compare(b) })
+	dates = slices.Compact(dates)
+	if opts.Pair.Validator == nil {
+		opts.Pair.Validator = prune.NewValidator()
+	}
+	var releases []pendingRelease
+	var evidence policy.SnapshotEvidence
+	for i := range dates {
+		if opts.Progress != nil {
+			opts.Progress()
+		}
+		if i == 0 {
+			continue
+		}
+		base, err := read(dates[i-1])
+		if err != nil {
+			return nil, err
+		}
+		revision, err := read(dates[i])
+		if err != nil {
+			return nil, err
+		}
+		pair, err := specs.LoadDocumentPair(base, revision, opts.Pair)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := documentRelease(pair, opts.Config, &evidence)
+		if err != nil {
+			return nil, err
+		}
+		releases = append(releases, rel)
+	}
+	return historyOf(releases, evidence, opts)
 }

@@ -9,30 +9,6 @@ import (
 	"github.com/apiver/apiver/diff"
 )
 
-// readablePath writes a schema path as clients write it:
-// results/items/roles/items/roleName is results[].roles[].roleName.
-func readablePath(path string) string {
-	path = diff.BranchStep.ReplaceAllStringFunc(path, func(seg string) string {
-		m := diff.BranchStep.FindStringSubmatch(seg)
-		return "(" + diff.BranchName(m[1]) + ")."
-	})
-	path = strings.TrimSuffix(path, ".")
-	var b strings.Builder
-	for i, step := range strings.Split(path, "/") {
-		switch {
-		case step == "items":
-			b.WriteString("[]")
-		case step == "":
-		default:
-			if i > 0 && b.Len() > 0 {
-				b.WriteString(".")
-			}
-			b.WriteString(step)
-		}
-	}
-	return b.String()
-}
-
 // codeOf quotes a value for a code span. A value a reader could not see
 // (empty, blank, invisible characters) is shown in double quotes.
 func codeOf(value string) string {
@@ -87,36 +63,14 @@ func variantPhrase(names []string) string {
 	return diff.SiblingsPhrase(names, "variants", 0)
 }
 
-var (
-	quoted   = regexp.MustCompile("`[^`]*`")
-	pathStep = regexp.MustCompile(`^(?:[A-Za-z0-9_.$@-]+|(?:oneOf|anyOf|allOf)\[[^\]]*\])?$`)
-)
+var quoted = regexp.MustCompile("`[^`]*`")
 
-// isSchemaPath tells a property path (results/items/name) from other
-// quoted values with slashes: media types, patterns, URLs.
-func isSchemaPath(s string) bool {
-	if !strings.Contains(s, "/") || strings.HasPrefix(s, "#/") || strings.HasPrefix(s, "/") {
-		return false
-	}
-	if strings.HasPrefix(s, "application/") || strings.HasPrefix(s, "text/") || strings.HasPrefix(s, "multipart/") {
-		return false
-	}
-	for _, step := range strings.Split(diff.BranchStep.ReplaceAllString(s, "oneOf[x]/"), "/") {
-		if !pathStep.MatchString(step) {
-			return false
-		}
-	}
-	return true
-}
-
-// readableCodes rewrites each quoted path of a message as readablePath does
-// and names schema references by their names.
+// readableCodes names the schema references of a message's code spans by
+// their names. Property paths stay as check and diff write them
+// (results/items/name), so that every command names a property alike and
+// a property called items is its name.
 func readableCodes(message string) string {
 	return quoted.ReplaceAllStringFunc(message, func(c string) string {
-		inner := c[1 : len(c)-1]
-		if isSchemaPath(inner) {
-			inner = readablePath(inner)
-		}
-		return codeOf(inner)
+		return codeOf(c[1 : len(c)-1])
 	})
 }

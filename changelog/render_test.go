@@ -65,27 +65,27 @@ func TestSeedRelease20260209(t *testing.T) {
 		"GROUP_DATA_ACCESS_READ_ONLY", "GROUP_DATA_ACCESS_READ_WRITE", "GROUP_OBSERVABILITY_VIEWER", "GROUP_OWNER",
 		"GROUP_READ_ONLY", "GROUP_SEARCH_INDEX_EDITOR", "GROUP_STREAM_PROCESSING_OWNER", "ORG_BILLING_ADMIN",
 		"ORG_BILLING_READ_ONLY", "ORG_GROUP_CREATOR", "ORG_MEMBER", "ORG_OWNER", "ORG_READ_ONLY", "ORG_STREAM_PROCESSING_ADMIN",
-		"`apiKey.roles[].roleName`", "`roles[].roleName`", "`roles[]`", "`groupRoleAssignments[].groupRole`",
+		"`apiKey/roles/items/roleName`", "`roles/items/roleName`", "`roles/items/`", "`groupRoleAssignments/items/groupRole`",
 		// minItems of notifications in the alert configuration variants.
 		"`notifications`", "minItems", "alert configuration variants", "Any Other", "Billing Threshold", "Cluster",
 		"Host", "Host Metric", "Replica Set", "Stream Processor",
 		// Region names.
-		"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "`replicationSpecs[].regionConfigs[].regionName`",
-		"`providerSettings.regionName`", "`copySettings[].regionName`", "`regionName`",
-		"AZURE_US_GOVERNMENT", "`azureKeyVault.azureEnvironment`",
-		"MODIFY_STREAM_PROCESSOR", "`actions[].action`",
+		"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "`replicationSpecs/items/regionConfigs/items/regionName`",
+		"`providerSettings/regionName`", "`copySettings/items/regionName`", "`regionName`",
+		"AZURE_US_GOVERNMENT", "`azureKeyVault/azureEnvironment`",
+		"MODIFY_STREAM_PROCESSOR", "`actions/items/action`",
 		// Clusters and backup.
 		"Use-Effective-Fields-Replication-Specs", "effectiveReplicationSpecs", "deleteAfterCreationHours", "deleteAfterDate",
-		"copyPolicyItemsEnabled", "`copySettings[].copyPolicyItems`", "`copySettings[].lastNumberOfSnapshots`",
+		"copyPolicyItemsEnabled", "`copySettings/items/copyPolicyItems`", "`copySettings/items/lastNumberOfSnapshots`",
 		"deleteCopySnapshots", "updateCopySnapshots",
 		// Log integrations.
 		"`logTypes`", "became required", "AZURE_BLOB_LOG_EXPORT", "DATADOG_LOG_EXPORT", "OTEL_LOG_EXPORT", "S3_LOG_EXPORT",
 		"SPLUNK_LOG_EXPORT", "`MONGOD`", "`MONGOD_AUDIT`", "`MONGOS`", "`MONGOS_AUDIT`", "`bucketName`", "`iamRoleId`",
 		"`kmsKey`", "`prefixPath`", "discriminator",
 		// Private endpoints, errors (section 7) and events (section 6).
-		"portMappingEnabled", "`connections[].region`", "`405`",
+		"portMappingEnabled", "`connections/items/region`", "`405`",
 		"ADMIN_OVERRIDE_PAYMENT_METHOD_EXPIRED", "MARKETPLACE_REFUND_ISSUED", "PAYMENT_METHOD_FLAGGED", "PAYMENT_METHOD_UNFLAGGED",
-		"`results[].eventTypeName`",
+		"`results/items/eventTypeName`",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("2026-02-09 does not name %s", want)
@@ -192,7 +192,7 @@ func TestNestedVariantsMerge(t *testing.T) {
 	if len(ls) != 1 {
 		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
 	}
-	want := "Added the pattern `^a$` to the request property `(Any Other Alert Configurations).notifications[].notifierId` (shared schema: `Root`) in 3 notification variants: Datadog, Email, Slack"
+	want := "Added the pattern `^a$` to the request property `oneOf[subschema #1: Any Other Alert Configurations]/notifications/items/notifierId` (shared schema: `Root`) in 3 notification variants: Datadog, Email, Slack"
 	if ls[0].Text != want || ls[0].Entries != 3 {
 		t.Errorf("line %q, %d entries; want %q, 3 entries", ls[0].Text, ls[0].Entries, want)
 	}
@@ -240,7 +240,7 @@ func TestOperationsKeepTheirDetails(t *testing.T) {
 	for _, u := range ls[0].Uses {
 		details[u.Operation] = u.Detail
 	}
-	if details["POST /orgs"] != "`roleName`, 201 response" || details["GET /orgs/{id}"] != "`roles[].roleName`, 200 response" {
+	if details["POST /orgs"] != "`roleName`, 201 response" || details["GET /orgs/{id}"] != "`roles/items/roleName`, 200 response" {
 		t.Errorf("details %q", details)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
@@ -61,9 +60,6 @@ type Result struct {
 	// Notes are targets that were restored without a new version, and
 	// why, one line each.
 	Notes []string
-	// againstBase is the diff of the base with Data that the check of the
-	// result read, for Verify.
-	againstBase *diff.Result
 }
 
 // Fix plans and applies the edits.
@@ -97,7 +93,7 @@ func Fix(in Input) (*Result, error) {
 			return nil, err
 		}
 	}
-	added := p.newVersions(baseOps, revOps)
+	untouched := p.untouched()
 	rename, err := p.split()
 	if err != nil {
 		return nil, err
@@ -105,7 +101,7 @@ func Fix(in Input) (*Result, error) {
 	if err := p.pointAtCopies(); err != nil {
 		return nil, err
 	}
-	for _, e := range added {
+	for _, e := range untouched {
 		if refersTo(e.value, rename) {
 			p.edits = append(p.edits, edit{kind: replace, parent: e.parent, anchor: e.key, src: entry{d: p.rev, key: e.key, value: e.value}, key: e.key.Value, newShape: true})
 		}
@@ -391,24 +387,54 @@ type placed struct {
 	parent, key, value *yaml.Node
 }
 
-// newVersions lists the media types of the versions the revision added
-// itself and keeps their shape: their content is the revision's, so
-// components restored to the base shape are split for them too.
-func (p *planner) newVersions(baseOps, revOps []*specs.Operation) []placed {
+// untouched lists the coarsest entries of the revision, outside its
+// components, that hold no restored version, and keeps their shape: every
+// operation-version the fix does not name (the new versions the revision
+// added itself, the other versions and operations) reads the revision's
+// content, so components restored to the base shape are split for them
+// too.
+func (p *planner) untouched() []placed {
+	// A restored version's media types are edited, or left alone because
+	// they already read as in the base: either way not the revision's.
+	edited := map[*yaml.Node]bool{}
+	for _, e := range p.edits {
+		if e.kind != insertAfter {
+			edited[e.anchor] = true
+		}
+	}
+	for _, s := range p.same {
+		edited[s.at.key] = true
+	}
+	holds := map[*yaml.Node]bool{}
+	var mark func(n *yaml.Node) bool
+	mark = func(n *yaml.Node) bool {
+		found := false
+		for _, c := range n.Content {
+			found = mark(c) || found
+		}
+		found = found || edited[n]
+		holds[n] = found
+		return found
+	}
+	mark(p.rev.root)
 	var out []placed
-	for _, op := range revOps {
-		baseOp := find(baseOps, func(o *specs.Operation) bool { return o.Key() == op.Key() })
-		_, node := lookup(p.rev.at([]string{"paths", op.Path}), op.Method, true)
-		for _, v := range op.Versions {
-			if baseOp != nil && baseOp.Version(v.Name) != nil {
-				continue
-			}
-			for _, e := range p.versionEntries(node, v.Name) {
-				parent := nodeAt(node, e.content)
-				key, value := lookup(parent, e.key, false)
+	var walk func(m *yaml.Node)
+	walk = func(m *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			key, value := m.Content[i], m.Content[i+1]
+			switch {
+			case edited[key]:
+			case !holds[key] && !holds[value]:
 				p.kept = append(p.kept, value)
-				out = append(out, placed{parent, key, value})
+				out = append(out, placed{m, key, value})
+			case value.Kind == yaml.MappingNode:
+				walk(value)
 			}
+		}
+	}
+	for i := 0; i+1 < len(p.rev.root.Content); i += 2 {
+		if key, value := p.rev.root.Content[i], p.rev.root.Content[i+1]; key.Value != "components" && value.Kind == yaml.MappingNode {
+			walk(value)
 		}
 	}
 	return out

@@ -106,6 +106,5 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res.againstBase = result
 	return res, policy.Check(policy.Input{Base: base, Revision: fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
 }

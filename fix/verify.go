@@ -22,12 +22,12 @@ import (
 //   - every restored version reads in the fixed file as it does in the
 //     base, media type by media type, with the components it uses;
 //   - diff REVISION FIXED changes only the restored versions and the
-//     versions the fix added (the intended moves), and versions that went
-//     back to the base in part: each of their changes from the base is one
-//     the revision (revisionDiff, the diff of the base with it) has too.
+//     versions the fix added: every other operation-version, one that
+//     shares a component with a restored version too, reads as in the
+//     revision.
 //
 // The error says what broke the promise.
-func Verify(base, revision *specs.Snapshot, revisionDiff *diff.Result, before, after *policy.Report, res *Result, opts Options) error {
+func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *Result, opts Options) error {
 	if len(res.Splices) == 0 {
 		return nil
 	}
@@ -72,30 +72,34 @@ func Verify(base, revision *specs.Snapshot, revisionDiff *diff.Result, before, a
 	for _, a := range res.Added {
 		intended[[2]string{a.Operation, a.Version}] = true
 	}
-	// Another version may change only by going back to the base: a
-	// component the restored versions share with it took the base's shape
-	// again, undoing a change the revision made that is harmless for it.
-	// It is no move of the fix's own as long as every change it has from
-	// the base is one the revision has too.
-	type change struct{ operation, version, id, message string }
-	revised := map[change]bool{}
-	for _, c := range revisionDiff.Changes() {
-		revised[change{c.Operation, c.Version, c.ID, c.Message}] = true
-	}
-	reverted := map[[2]string]bool{}
-	if res.againstBase != nil {
-		for _, p := range res.againstBase.Pairs {
-			if p.Kind != diff.Same {
-				continue
-			}
-			reverted[[2]string{p.Operation, p.Version}] = !slices.ContainsFunc(p.Changes, func(c diff.Change) bool {
-				return !revised[change{c.Operation, c.Version, c.ID, c.Message}]
-			})
+	// oasdiff pairs oneOf members by their $ref names, so a version that
+	// reads a split copy may show changes it does not have: such a version
+	// passes when it reads as in the revision, the copies' names mapped
+	// back.
+	var revDoc, fixedDoc *doc
+	asRevision := map[[2]string]bool{}
+	asInRevision := func(operation, version string) bool {
+		if version == "" {
+			return false
 		}
+		at := [2]string{operation, version}
+		if same, ok := asRevision[at]; ok {
+			return same
+		}
+		if revDoc == nil {
+			r, revErr := parseDoc(revision.Path, revision.Data)
+			f, fixedErr := parseDoc(revision.Path, res.Data)
+			if revErr != nil || fixedErr != nil {
+				return false
+			}
+			revDoc, fixedDoc = r, f
+		}
+		asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
+		return asRevision[at]
 	}
 	for _, p := range moves.Pairs {
 		for _, c := range p.Changes {
-			if at := [2]string{c.Operation, c.Version}; !intended[at] && !reverted[at] {
+			if at := [2]string{c.Operation, c.Version}; !intended[at] && !asInRevision(c.Operation, c.Version) {
 				version := c.Version
 				if version == "" {
 					version = "(unversioned)"
@@ -158,6 +162,43 @@ func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
 		}
 	}
 	return nil
+}
+
+// readsAsInRevision reports whether an operation-version's media types,
+// and the components they use, read in the fixed file (fixedDoc) as in the
+// revision (revDoc) once the split copies' names are mapped back.
+func readsAsInRevision(revDoc, fixedDoc *doc, back map[string]string, product, operation, version string) bool {
+	method, path, _ := strings.Cut(operation, " ")
+	_, revOp := lookup(revDoc.at([]string{"paths", path}), method, true)
+	_, fixedOp := lookup(fixedDoc.at([]string{"paths", path}), method, true)
+	if revOp == nil || fixedOp == nil {
+		return false
+	}
+	p := &planner{in: Input{Product: product}}
+	revEntries, fixedEntries := p.versionEntries(revOp, version), p.versionEntries(fixedOp, version)
+	if len(revEntries) != len(fixedEntries) {
+		return false
+	}
+	var used []*yaml.Node
+	for _, e := range revEntries {
+		_, want := lookup(nodeAt(revOp, e.content), e.key, false)
+		_, got := lookup(nodeAt(fixedOp, e.content), e.key, false)
+		if got == nil || !sameData(want, got, back) {
+			return false
+		}
+		used = append(used, got)
+	}
+	for c := range fixedDoc.closure(used) {
+		orig := c
+		if to, ok := back[c.pointer()]; ok {
+			orig, _ = componentOf(to)
+		}
+		want, got := revDoc.component(orig), fixedDoc.component(c)
+		if want == nil || got == nil || !sameData(want, got, back) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameData reports whether two nodes hold the same data, the strings of b

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // fixCase fixes the base and revision of a testdata/fix case.
-func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, d *diff.Result, before, after *policy.Report, res *Result, opts Options) {
+func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, before, after *policy.Report, res *Result, opts Options) {
 	t.Helper()
 	archive, err := txtar.ParseFile("../testdata/fix/" + name + ".txtar")
 	if err != nil {
@@ -34,7 +35,7 @@ func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, d *diff
 	base, revision = snap("base-2024-01-15.yaml"), snap("revision-2024-03-01.yaml")
 	date := civil.Date{Year: 2024, Month: 3, Day: 1}
 	opts = Options{Config: policy.DefaultConfig(), Date: date, Product: "example", Version: "2024-03-01"}
-	d, err = diff.Compare(base, revision, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: date})
+	d, err := diff.Compare(base, revision, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: date})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +44,14 @@ func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, d *diff
 	if err != nil {
 		t.Fatal(err)
 	}
-	return base, revision, d, before, after, res, opts
+	return base, revision, before, after, res, opts
 }
 
 func TestVerifyPassesAGoodFix(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema"} {
-		base, revision, d, before, after, res, opts := fixCase(t, name)
-		if err := Verify(base, revision, d, before, after, res, opts); err != nil {
+	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema", "shared-schema-one-operation"} {
+		base, revision, before, after, res, opts := fixCase(t, name)
+		if err := Verify(base, revision, before, after, res, opts); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -62,7 +63,7 @@ func TestVerifyPassesAGoodFix(t *testing.T) {
 // such a file may pass the check.
 func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 	t.Parallel()
-	base, revision, d, before, after, res, opts := fixCase(t, "comment-column-0")
+	base, revision, before, after, res, opts := fixCase(t, "comment-column-0")
 	// The restored version without its schema.
 	lines := strings.SplitAfter(string(res.Data), "\n")
 	var dropped []string
@@ -73,12 +74,12 @@ func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 		dropped = append(dropped, l)
 	}
 	res.Data = []byte(strings.Join(dropped, ""))
-	err := Verify(base, revision, d, before, after, res, opts)
+	err := Verify(base, revision, before, after, res, opts)
 	if err == nil || !strings.Contains(err.Error(), "would not be the base's") {
 		t.Errorf("restored version without its schema: %v, want a refusal", err)
 	}
 
-	base, revision, d, before, _, res, opts = fixCase(t, "anchor-reused")
+	base, revision, before, _, res, opts = fixCase(t, "anchor-reused")
 	res.Data = []byte(strings.Replace(string(res.Data), "&s_2", "&s", 1))
 	// The check of the result reads the file as written.
 	doc, err := specs.Parse(revision.Path, res.Data, false)
@@ -86,12 +87,56 @@ func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixed := &specs.Snapshot{Path: revision.Path, Data: res.Data, Doc: doc}
-	if res.againstBase, err = diff.Compare(base, fixed, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: opts.Date}); err != nil {
+	againstBase, err := diff.Compare(base, fixed, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: opts.Date})
+	if err != nil {
 		t.Fatal(err)
 	}
-	after = policy.Check(policy.Input{Base: base, Revision: fixed, Result: res.againstBase, Date: opts.Date, Config: opts.Config})
-	err = Verify(base, revision, d, before, after, res, opts)
+	after = policy.Check(policy.Input{Base: base, Revision: fixed, Result: againstBase, Date: opts.Date, Config: opts.Config})
+	err = Verify(base, revision, before, after, res, opts)
 	if err == nil || !strings.Contains(err.Error(), "GET /beta") {
 		t.Errorf("alias rebound: %v, want a refusal naming GET /beta", err)
+	}
+}
+
+// TestFixChangesOnlyWhatItNames: Widget is shared by GET and POST; only
+// POST's version breaks. The fixed file differs from the revision in POST's
+// versions alone: GET keeps the revision's Widget.
+func TestFixChangesOnlyWhatItNames(t *testing.T) {
+	t.Parallel()
+	_, revision, _, _, res, opts := fixCase(t, "shared-schema-one-operation")
+	want := []Target{{Operation: "POST /widgets", Version: "2024-01-01"}}
+	if !slices.Equal(res.Restored, want) {
+		t.Fatalf("restored %v, want %v", res.Restored, want)
+	}
+	named := map[[2]string]bool{{"POST /widgets", "2024-01-01"}: true, {"POST /widgets", "2024-03-01"}: true}
+	doc, err := specs.Parse(revision.Path, res.Data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := diff.Compare(revision, &specs.Snapshot{Path: revision.Path, Data: res.Data, Doc: doc}, diff.Options{Product: "example", Levels: opts.Config.ChangeLevels(), Date: opts.Date})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range moves.Changes() {
+		if !named[[2]string{c.Operation, c.Version}] {
+			t.Errorf("the fix changed %s %s (%s), which it does not name", c.Operation, c.Version, c.ID)
+		}
+	}
+}
+
+// TestVerifyRefusesAChangeToAnUnnamedVersion: the old planner's fix, GET
+// reading the restored Widget again, changes GET /widgets 2024-01-01,
+// which the fix does not name: refused, however harmless for GET.
+func TestVerifyRefusesAChangeToAnUnnamedVersion(t *testing.T) {
+	t.Parallel()
+	base, revision, before, after, res, opts := fixCase(t, "shared-schema-one-operation")
+	get := "items: {$ref: '#/components/schemas/WidgetV20240301'}"
+	if !strings.Contains(string(res.Data), get) {
+		t.Fatalf("GET does not use the copy:\n%s", res.Data)
+	}
+	res.Data = []byte(strings.Replace(string(res.Data), get, "items: {$ref: '#/components/schemas/Widget'}", 1))
+	err := Verify(base, revision, before, after, res, opts)
+	if err == nil || !strings.Contains(err.Error(), "GET /widgets 2024-01-01") {
+		t.Errorf("GET reading the base's Widget: %v, want a refusal naming GET /widgets 2024-01-01", err)
 	}
 }

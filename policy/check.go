@@ -49,6 +49,10 @@ type Report struct {
 	Findings []Finding
 	// FailOnPreexisting lets findings already true of the base fail it.
 	FailOnPreexisting bool
+	// Allowed counts the info-level changes inside existing versions: the
+	// policy allows them, so they are no findings, but the report says how
+	// many there are, as diff lists them.
+	Allowed int
 }
 
 // Counts counts findings by severity; exempted ones and those already true
@@ -124,7 +128,7 @@ func Check(in Input) *Report {
 	c.markPreexisting()
 	c.applyExemptions()
 	slices.SortStableFunc(c.findings, compareFindings)
-	return &Report{Date: in.Date, Findings: c.findings, FailOnPreexisting: in.Config.FailOnPreexisting}
+	return &Report{Date: in.Date, Findings: c.findings, FailOnPreexisting: in.Config.FailOnPreexisting, Allowed: c.allowed}
 }
 
 // markPreexisting marks the findings the base already had: the rules that
@@ -151,6 +155,7 @@ type checker struct {
 	findings []Finding
 	// deprecated are the dates of direct deprecations the check knows.
 	deprecated map[string]civil.Date
+	allowed    int
 }
 
 // add records a finding at the rule's severity, or at most cap for findings
@@ -177,6 +182,7 @@ func (c *checker) add(f Finding, capAt Severity) {
 func (c *checker) changesInExistingVersions() {
 	judge := func(ch diff.Change) {
 		if ch.Level == diff.Info {
+			c.allowed++
 			return
 		}
 		c.add(Finding{

@@ -8,13 +8,16 @@ import (
 	"io"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/internal/suggest"
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
@@ -249,9 +252,20 @@ func decodeStrict(data []byte, out any) error {
 	}
 	var typeErr *yaml.TypeError
 	if errors.As(err, &typeErr) {
+		var root yaml.Node
+		_ = yaml.Unmarshal(data, &root) // it decoded: it parses
 		msgs := make([]string, len(typeErr.Errors))
 		for i, m := range typeErr.Errors {
-			msgs[i] = lineBreaks.Replace(unknownField.ReplaceAllString(m, `unknown key "$1"`))
+			if u := unknownField.FindStringSubmatch(m); u != nil {
+				m = unknownField.ReplaceAllString(m, `unknown key "$1"`) + didYouMean(u[1], knownKeys(reflect.TypeOf(out)))
+			} else if l := errorLine.FindStringSubmatch(m); l != nil {
+				// yaml names the line, not the key: name the key too.
+				line, _ := strconv.Atoi(l[1])
+				if key := keyAt(&root, line, ""); key != "" {
+					m = l[0] + key + ": " + strings.TrimPrefix(m, l[0])
+				}
+			}
+			msgs[i] = lineBreaks.Replace(m)
 		}
 		return errors.New(strings.Join(msgs, "; "))
 	}
@@ -265,7 +279,81 @@ func decodeStrict(data []byte, out any) error {
 // that the error stays one line.
 var lineBreaks = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
-var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+var (
+	unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+	errorLine    = regexp.MustCompile(`^line (\d+): `)
+)
+
+// keyAt is the dotted path of the key whose scalar value sits on line, ""
+// when none does.
+func keyAt(n *yaml.Node, line int, path string) string {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if k := keyAt(c, line, path); k != "" {
+				return k
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, value := n.Content[i], n.Content[i+1]
+			p := key.Value
+			if path != "" {
+				p = path + "." + p
+			}
+			if value.Kind == yaml.ScalarNode && value.Line == line {
+				return p
+			}
+			if k := keyAt(value, line, p); k != "" {
+				return k
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			if c.Kind == yaml.ScalarNode && c.Line == line {
+				return p
+			}
+			if k := keyAt(c, line, p); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// knownKeys are the YAML keys of a struct type and of the structs in it.
+func knownKeys(t reflect.Type) []string {
+	var keys []string
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for f := range t.Fields() {
+			if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
+				keys = append(keys, name)
+				walk(f.Type)
+			}
+		}
+	}
+	walk(t)
+	return keys
+}
+
+// didYouMean suggests the known key nearest to an unknown one; "" when
+// none is near.
+func didYouMean(key string, known []string) string {
+	if best := suggest.Nearest(key, known); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
 
 var productName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 

@@ -76,6 +76,9 @@ func checkText(w io.Writer, res CheckResult) error {
 	if line := PreexistingLine(res.preexisting()); line != "" {
 		fmt.Fprintf(&b, "\n%s\n", line)
 	}
+	if line := fixLine(res); line != "" {
+		fmt.Fprintf(&b, "\napiver fix: %s\n", escape.Text(strings.TrimSpace(line)))
+	}
 	b.WriteString("\n")
 	fmt.Fprintln(&b, Summary(res.Report, res.FailOn))
 	_, err := io.WriteString(w, b.String())
@@ -142,6 +145,8 @@ type checkSummary struct {
 	Preexisting int           `json:"preexisting"`
 	Verdict     string        `json:"verdict"`
 	Groups      policy.Counts `json:"groups"`
+	// Allowed is Report.Allowed: info-level changes in existing versions.
+	Allowed int `json:"allowedChanges"`
 }
 
 // jsonFinding is a finding with the id of its group, and whether the
@@ -156,6 +161,13 @@ type jsonFinding struct {
 type jsonGroup struct {
 	policy.Group
 	Introduced bool `json:"introduced"`
+}
+
+// jsonFix offers apiver fix: the command, and how many root changes it
+// resolves.
+type jsonFix struct {
+	Command     string `json:"command"`
+	RootChanges int    `json:"rootChanges"`
 }
 
 func checkJSON(w io.Writer, res CheckResult) error {
@@ -179,12 +191,17 @@ func checkJSON(w io.Writer, res CheckResult) error {
 		}
 		out[i] = jsonGroup{g, !g.Preexisting}
 	}
+	var offer *jsonFix
+	if n, command := res.fixOffer(); n > 0 {
+		offer = &jsonFix{command, n}
+	}
 	return writeJSON(w, struct {
 		Date     string        `json:"date"`
 		Findings []jsonFinding `json:"findings"`
 		Groups   []jsonGroup   `json:"groups"`
 		Summary  checkSummary  `json:"summary"`
-	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups)}})
+		Fix      *jsonFix      `json:"fix,omitempty"`
+	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups), r.Allowed}, offer})
 }
 
 // The markdown tables share a budget of characters, so that a report with
@@ -265,21 +282,34 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 	return err
 }
 
-// fixLine offers apiver fix for the root changes it resolves, with the
-// command that does it; "" when it resolves none.
-func fixLine(res CheckResult) string {
+// fixable reports whether apiver fix resolves every finding of a root
+// change.
+func (res CheckResult) fixable(g policy.Group) bool {
+	return len(g.Members) > 0 && !slices.ContainsFunc(g.Members, func(i int) bool { return i >= len(res.Fixed) || !res.Fixed[i] })
+}
+
+// fixOffer is how many root changes apiver fix resolves and the command
+// that does it; 0 when it resolves none.
+func (res CheckResult) fixOffer() (int, string) {
 	n := 0
 	for _, g := range res.groups() {
-		if len(g.Members) > 0 && !slices.ContainsFunc(g.Members, func(i int) bool { return i >= len(res.Fixed) || !res.Fixed[i] }) {
+		if res.fixable(g) {
 			n++
 		}
-	}
-	if n == 0 {
-		return ""
 	}
 	command := res.FixCommand
 	if command == "" {
 		command = "apiver fix BASE REVISION"
+	}
+	return n, command
+}
+
+// fixLine offers apiver fix for the root changes it resolves, with the
+// command that does it; "" when it resolves none.
+func fixLine(res CheckResult) string {
+	n, command := res.fixOffer()
+	if n == 0 {
+		return ""
 	}
 	return fmt.Sprintf("%s can be fixed: %s %s\n\n", plural(n, "root change"), escape.Code(command), FixHint)
 }

@@ -603,3 +603,19 @@ func TestTextVerdictFirst(t *testing.T) {
 		t.Errorf("last line %q", last)
 	}
 }
+
+// TestEveryFormatOffersTheFix: a failing report that apiver fix resolves
+// names the command in every format; one it does not resolve names none.
+func TestEveryFormatOffersTheFix(t *testing.T) {
+	t.Parallel()
+	for _, format := range printer.CheckFormats {
+		res := sampleResult()
+		if out := render(t, format, res); !strings.Contains(out, "apiver fix base.yaml") {
+			t.Errorf("%s: no fix offer:\n%s", format, out)
+		}
+		res.Fixed = nil
+		if out := render(t, format, res); strings.Contains(out, "apiver fix base.yaml") {
+			t.Errorf("%s: a fix offered that resolves nothing:\n%s", format, out)
+		}
+	}
+}

@@ -15,6 +15,12 @@ type codeClimateIssue struct {
 	Fingerprint string              `json:"fingerprint"`
 	Severity    string              `json:"severity"`
 	Location    codeClimateLocation `json:"location"`
+	// Content offers apiver fix for a root change it resolves.
+	Content *codeClimateContent `json:"content,omitempty"`
+}
+
+type codeClimateContent struct {
+	Body string `json:"body"`
 }
 
 type codeClimateLocation struct {
@@ -30,6 +36,7 @@ type codeClimateLocation struct {
 // the same across runs.
 func checkCodeClimate(w io.Writer, res CheckResult) error {
 	issues := []codeClimateIssue{}
+	_, command := res.fixOffer()
 	for _, a := range res.annotations() {
 		l := a.at
 		if l == nil {
@@ -37,6 +44,9 @@ func checkCodeClimate(w io.Writer, res CheckResult) error {
 		}
 		issue := codeClimateIssue{Description: a.title() + ": " + a.text(), CheckName: a.Rule, Fingerprint: a.ID, Severity: codeClimateSeverity(a.Group)}
 		issue.Location.Path, issue.Location.Lines.Begin = l.File, l.Line
+		if res.fixable(a.Group) {
+			issue.Content = &codeClimateContent{"`" + command + "` " + FixHint}
+		}
 		issues = append(issues, issue)
 	}
 	return writeJSON(w, issues)

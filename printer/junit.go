@@ -116,6 +116,9 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 		},
 		SystemOut: summary,
 	}
+	if n, command := res.fixOffer(); n > 0 {
+		suite.Properties = append(suite.Properties, junitProperty{"fix", command}, junitProperty{"fixable-root-changes", fmt.Sprint(n)})
+	}
 	for _, ov := range keys {
 		c := cases[ov]
 		suite.Cases = append(suite.Cases, c)

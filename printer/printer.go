@@ -39,14 +39,6 @@ func ValidFormat(formats []string, name string) bool {
 	return slices.Contains(formats, CanonicalFormat(name))
 }
 
-// OffersFix reports whether a check format offers `apiver fix` (and so
-// needs CheckResult.Fixed): the pull request's comment and annotations.
-// Finding what the fix resolves means running it, which costs about two
-// checks; the text a developer reads locally leaves that to `apiver fix`.
-func OffersFix(format string) bool {
-	return slices.Contains([]string{"markdown", "githubactions"}, CanonicalFormat(format))
-}
-
 // CheckResult is what a check printer renders.
 type CheckResult struct {
 	Report *policy.Report
@@ -198,6 +190,11 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 	line := "check " + verdict + ": " + strings.Join(parts, ", ")
 	if exempted > 0 {
 		line += fmt.Sprintf(", %s exempted", plural(exempted, "root change"))
+	}
+	if r.Allowed > 0 {
+		// diff lists these; without them the counts above would seem to
+		// contradict it.
+		line += fmt.Sprintf("; %s allowed in existing versions (apiver diff lists them)", countOf(r.Allowed, "change", "info"))
 	}
 	return line
 }

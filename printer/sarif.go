@@ -83,11 +83,15 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 		}
 	}
 	c := r.Counts()
-	run.WithProperties(sarif.NewPropertyBag().
+	props := sarif.NewPropertyBag().
 		Add("date", r.Date.String()).
 		Add("errors", c.Errors).Add("warnings", c.Warnings).Add("infos", c.Infos).Add("exempted", c.Exempted).Add("preexisting", c.Preexisting).
 		Add("verdict", verdictWord(r, failOn)).
-		Add("summary", Summary(r, failOn)))
+		Add("summary", Summary(r, failOn))
+	if n, command := res.fixOffer(); n > 0 {
+		props.Add("fix", command).Add("fixableRootChanges", n)
+	}
+	run.WithProperties(props)
 	report := sarif.NewReport().AddRun(run)
 	var buf bytes.Buffer
 	if err := report.PrettyWrite(&buf); err != nil {

@@ -88,14 +88,14 @@ func TestReleasePagesHaveEverySection93Item(t *testing.T) {
 			{[]string{"deleteAfterCreationHours"}, false},
 			{[]string{"deleteAfterDate"}, false},
 			{[]string{"effectiveReplicationSpecs"}, false},
-			{[]string{"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "providerSettings.regionName"}, false},
+			{[]string{"US_GOV_ARIZONA", "US_GOV_TEXAS", "US_GOV_VIRGINIA", "providerSettings/regionName"}, false},
 			{[]string{"AZURE_US_GOVERNMENT"}, false},
 			{[]string{"MODIFY_STREAM_PROCESSOR"}, false},
 			{[]string{"copyPolicyItemsEnabled"}, false},
-			{[]string{"copySettings[].lastNumberOfSnapshots"}, false},
+			{[]string{"copySettings/items/lastNumberOfSnapshots"}, false},
 			{[]string{"deleteCopySnapshots"}, false},
 			{[]string{"portMappingEnabled"}, false},
-			{[]string{"connections[].region"}, false},
+			{[]string{"connections/items/region"}, false},
 			{[]string{"bucketName"}, false},
 			{[]string{"405"}, false},
 			{[]string{"PAYMENT_METHOD_FLAGGED", "MARKETPLACE_REFUND_ISSUED"}, false},
@@ -452,7 +452,7 @@ func TestMigrationGuides(t *testing.T) {
 	if len(ops) != 5 || !slices.Contains(ops, "POST /api/example/v2/groups/{groupId}/clusters") {
 		t.Errorf("the guide covers %q, want the 5 clusters operations", ops)
 	}
-	if text := doc.Find("main").Text(); !strings.Contains(text, "replicationSpecs[].regionConfigs") || !strings.Contains(text, "srvAddress") {
+	if text := doc.Find("main").Text(); !strings.Contains(text, "replicationSpecs/items/regionConfigs") || !strings.Contains(text, "srvAddress") {
 		t.Errorf("the guide lacks the clusters changes:\n%s", text)
 	}
 	release := document(t, files, "releases/2023-02-01.html")

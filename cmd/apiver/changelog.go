@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cloud.google.com/go/civil"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -39,19 +41,28 @@ func newChangelogBuildCmd(stderr io.Writer) *cobra.Command {
 	var lockTimeout time.Duration
 	var pathFilter pathFlags
 	cmd := &cobra.Command{
-		Use:   "build DIR | build SNAPSHOT SNAPSHOT...",
+		Use:   "build DIR | build SNAPSHOT[@DATE]...",
 		Short: "Walk the dated snapshots of DIR in date order and write the whole history",
 		Long: `Walk the dated snapshots of DIR (the first YYYY-MM-DD in each file name) in date
 order and write the whole history as JSON: for each release date every change since
 the previous snapshot, per operation and version.
 
-DIR holds snapshot files, or dated folders of version documents. Instead of DIR, the
+DIR holds snapshot files, or dated folders of version documents; or DIR (or
+REF:FOLDER) is itself a folder of version documents, as check reads it, and each
+document's date is a release: its history. versioning.by in the config settles what
+DIR holds when its content does not. Instead of DIR, the
 snapshots can be named one by one, oldest first: files, folders of version documents,
-or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
+or REF:PATH and REF:FOLDER read from git (dated by their commits). SNAPSHOT@YYYY-MM-DD
+gives a snapshot its release date (two commits of one day, a file without a date in its
+name). One snapshot is a history of one release: it is read and checked as any other.`,
 		Example: `  apiver changelog build openapi/snapshots -o changelog.json
   apiver changelog build openapi/snapshots --config apiver.yaml > changelog.json
   apiver changelog build origin/main:openapi/api.yaml main:openapi/api.yaml -o changelog.json
-  apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json`,
+  # Two commits of one day, each given its release date
+  apiver changelog build HEAD~1:openapi/api.yaml@2026-02-08 HEAD:openapi/api.yaml@2026-02-09 -o changelog.json
+  apiver changelog build origin/main:descriptions/api main:descriptions/api -o changelog.json
+  # The history of a folder of version documents: each document is a release
+  apiver changelog build descriptions/api -o changelog.json`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,9 +70,18 @@ or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 			if err != nil {
 				return err
 			}
-			paths, documents, err := listHistory(cfg, args[0])
-			if len(args) > 1 {
-				paths, documents, err = namedHistory(cfg, args)
+			var paths []string
+			var documents bool
+			var dates []civil.Date
+			folder := false
+			if len(args) == 1 && specs.IsFolder(args[0]) {
+				paths, documents, folder, err = listHistory(cfg, args[0])
+			} else {
+				// One file is a history of one snapshot: read and checked
+				// like any other.
+				if args, dates, err = datedSnapshots(args); err == nil {
+					paths, documents, err = namedHistory(cfg, args)
+				}
 			}
 			if err != nil {
 				return err
@@ -74,13 +94,18 @@ or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 				return err
 			}
 			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
-				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }}
-			if bar := progressBar(stderr, len(paths)); bar != nil {
+				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }, Dates: dates}
+			if bar := progressBar(stderr, len(paths)); bar != nil && !folder {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
 			}
 			build := changelog.Build
-			if documents {
+			switch {
+			case folder:
+				build = func([]string, changelog.BuildOptions) (*changelog.History, error) {
+					return changelog.BuildDocumentFolder(args[0], opts)
+				}
+			case documents:
 				build = changelog.BuildDocuments
 			}
 			h, err := build(paths, opts)
@@ -111,30 +136,74 @@ or REF:PATH and REF:FOLDER read from git (dated by their commits).`,
 	return cmd
 }
 
-// listHistory lists the snapshots of a history folder: dated files, or
-// dated folders of version documents. The config's versioning.by says
-// which; unset, the folder's dated files, else its dated folders.
-func listHistory(cfg policy.Config, dir string) (paths []string, documents bool, err error) {
-	switch cfg.Versioning.By {
-	case policy.ByDocument:
-		paths, err = changelog.ListDocumentSnapshots(dir)
-		return paths, true, err
-	case policy.ByMediaType:
+// listHistory lists the snapshots of a history folder, read as its content
+// says unless the config's versioning.by does: dated snapshot files whose
+// operations carry dated media types; dated folders of version documents,
+// each a snapshot; else the folder is one set of version documents, as
+// check reads it, and each date a document carries is a release (folder).
+func listHistory(cfg policy.Config, dir string) (paths []string, documents, folder bool, err error) {
+	if cfg.Versioning.By != policy.ByDocument {
 		paths, err = changelog.ListSnapshots(dir)
-		return paths, false, err
+		_, notOnDisk := os.Stat(dir) // REF:FOLDER is listed by reading it
+		switch {
+		case cfg.Versioning.By == policy.ByMediaType:
+			return paths, false, false, err
+		case err == nil && datedMediaTypes(paths[len(paths)-1], cfg.MaxSpecSize()):
+			return paths, false, false, nil
+		case err != nil && !changelog.HoldsNone(err) && notOnDisk == nil:
+			return nil, false, false, err // dated files that are wrong as snapshots
+		}
 	}
-	// A snapshot refused as a link out of the folder (a *specs.Error naming
-	// it) is the answer whichever kind the folder holds.
-	if paths, err = changelog.ListSnapshots(dir); err == nil {
-		return paths, false, nil
-	} else if _, refused := errors.AsType[*specs.Error](err); refused {
-		return nil, false, err
-	}
+	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes()}
+	// A snapshot folder refused as a link out of the folder (a *specs.Error
+	// naming it) is the answer whichever kind the folder holds.
 	folders, folderErr := changelog.ListDocumentSnapshots(dir)
-	if _, refused := errors.AsType[*specs.Error](folderErr); folderErr == nil || refused {
-		return folders, true, folderErr
+	if _, refused := errors.AsType[*specs.Error](folderErr); refused {
+		return nil, false, false, folderErr
 	}
-	return nil, false, err
+	if folderErr == nil {
+		if _, err := specs.ReadDocumentSet(folders[0], load); err == nil {
+			return folders, true, false, nil
+		}
+	}
+	if _, docErr := specs.ReadDocumentSet(dir, load); docErr != nil {
+		if err == nil {
+			err = docErr
+		}
+		return nil, false, false, err // neither: what a history folder holds
+	}
+	return nil, true, true, nil
+}
+
+// datedMedia is a vendor media type with a version date.
+var datedMedia = regexp.MustCompile(`application/vnd\.[A-Za-z0-9.-]+\.\d{4}-\d{2}-\d{2}`)
+
+// datedMediaTypes reports whether a snapshot file names dated vendor media
+// types: a snapshot of every version, not one version's document.
+func datedMediaTypes(path string, maxSize int64) bool {
+	data, err := sizelimit.ReadFile(path, maxSize)
+	return err != nil || datedMedia.Match(data) // unreadable: the build says why
+}
+
+// datedSnapshots reads the release dates given as SNAPSHOT@YYYY-MM-DD off
+// a history's snapshots: two commits of one day, or a file without a date
+// in its name, then make a history. An argument that names something as
+// written keeps its @.
+func datedSnapshots(args []string) (paths []string, dates []civil.Date, err error) {
+	paths, dates = make([]string, len(args)), make([]civil.Date, len(args))
+	for i, arg := range args {
+		paths[i] = arg
+		at := strings.LastIndex(arg, "@")
+		if at < 0 || specs.Exists(arg) {
+			continue
+		}
+		d, err := civil.ParseDate(arg[at+1:])
+		if err != nil {
+			return nil, nil, &usageError{fmt.Errorf("%s: want SNAPSHOT@YYYY-MM-DD, a real date after the @", arg)}
+		}
+		paths[i], dates[i] = arg[:at], d
+	}
+	return paths, dates, nil
 }
 
 // namedHistory is a history named snapshot by snapshot: files, or folders
@@ -175,15 +244,16 @@ func newChangelogUpdateCmd() *cobra.Command {
 	var flags pairFlags
 	var lockTimeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "update --changelog FILE BASE REVISION",
+		Use:   "update [--changelog FILE] BASE REVISION",
 		Short: "Add the revision's release to a history, created when missing (idempotent; the file is replaced atomically)",
-		Long: `Add the release of REVISION, compared with BASE, to the history file, which is created
-(with its folder) when it does not exist yet. A date already recorded is kept as it is, so
+		Long: `Add the release of REVISION, compared with BASE, to the history file (--changelog,
+default changelog.json), which is created (with its folder) when it does not exist yet. A date already recorded is kept as it is, so
 running it twice changes nothing. BASE and REVISION are files or git REF:PATH; the release's
 date is --revision-date, else the first YYYY-MM-DD in the file name, else the commit's date
 for REF:PATH, else today.`,
-		Example: `  # After a release is merged: the previous release from git against the new spec
-  apiver changelog update --changelog changelog.json HEAD~1:openapi/api.yaml openapi/api.yaml
+		Example: `  # After a release is merged: the previous release from git against the new spec,
+  # added to changelog.json (the default --changelog)
+  apiver changelog update HEAD~1:openapi/api.yaml openapi/api.yaml
 
   apiver changelog update --changelog changelog.json --revision-date 2025-01-15 old.yaml new.yaml`,
 		Args:              cobra.ExactArgs(2),
@@ -268,8 +338,7 @@ for REF:PATH, else today.`,
 			})
 		},
 	}
-	cmd.Flags().StringVar(&path, "changelog", "", "the history file to update (required)")
-	_ = cmd.MarkFlagRequired("changelog")
+	cmd.Flags().StringVar(&path, "changelog", "changelog.json", "the history file to update")
 	flags.register(cmd.Flags())
 	lockFlag(cmd.Flags(), &lockTimeout)
 	return cmd

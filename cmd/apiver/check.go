@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -47,13 +49,18 @@ annotations, unless --fail-on-preexisting.
 
 BASE and REVISION are snapshot files, or REF:PATH to read a file as committed at a
 git revision (PATH relative to the repository's top, or to the working directory
-when it starts with ./). A snapshot's date is the first YYYY-MM-DD in its file name
-unless --base-date or --revision-date gives it.`,
+when it starts with ./). Either can also be a folder (or REF:FOLDER) of one OpenAPI
+document per version, such as api.example.com.2024-01-01.yaml or
+2024-01-01/spec.yaml: each document is that version. A snapshot's date is the first
+YYYY-MM-DD in its file name unless --base-date or --revision-date gives it.`,
 		Example: `  # A pull request: the base branch's spec from git against the work tree's
   apiver check origin/main:openapi/api.yaml openapi/api.yaml
 
   # Two dated snapshot files
   apiver check snapshots/api-2024-11-19.yaml snapshots/api-2024-12-19.yaml
+
+  # A folder of one document per version, from git against the work tree's
+  apiver check origin/main:descriptions/api descriptions/api
 
   # Print text, also save SARIF for code scanning and JUnit for a test report
   apiver check --output sarif=apiver.sarif --output junit=apiver-junit.xml HEAD~1:api.yaml api.yaml
@@ -95,8 +102,9 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	offers := printer.OffersFix(opts.format) || slices.ContainsFunc(outputs, func(o output) bool { return printer.OffersFix(o.format) })
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, offers)
+	// Every format offers the fix, so the comparison keeps its sources
+	// for it.
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, true)
 	if err != nil {
 		return err
 	}
@@ -116,11 +124,9 @@ func checkRun(opts *checkOptions) error {
 	if cmp.documents != nil {
 		cmp.documents.Release()
 	}
-	if offers {
-		res.Fixed = fixedBy(opts, cmp, report)
-	}
+	res.Fixed = fixedBy(opts, cmp, report)
 	if res.Fixed != nil {
-		res.FixCommand = shellescape.QuoteCommand(opts.fixArgs)
+		res.FixCommand = shellescape.QuoteCommand(append(opts.fixArgs, fixOutput(cmp)...))
 	}
 	for _, p := range cmp.result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})
@@ -184,6 +190,39 @@ func fixArgs(check *cobra.Command, args []string) []string {
 		out = append(out, "--"+f.Name+"="+f.Value.String())
 	})
 	return append(out, args...)
+}
+
+// fixOutput is the offered fix's flags that make it write the fixed spec
+// where the check read the revision: -o REVISION, in place (a folder of
+// version documents is fixed in place without it). A revision read from
+// git (REF:PATH) is written to PATH in the work tree, which is what a
+// commit on that branch would change.
+func fixOutput(cmp *comparison) []string {
+	path, ref := cmp.revision.Path, cmp.revision.Ref
+	if cmp.documents != nil {
+		path, ref = cmp.documents.Revision.Path, cmp.documents.Revision.Ref
+	}
+	if ref == "" {
+		if cmp.documents != nil {
+			return nil
+		}
+		return []string{"-o", path}
+	}
+	if !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+		// PATH is relative to the top of the work tree, -o to the
+		// working directory.
+		if top := specs.RepoRoot(); top != "" {
+			if wd, err := os.Getwd(); err == nil {
+				if real, err := filepath.EvalSymlinks(wd); err == nil {
+					wd = real
+				}
+				if rel, err := filepath.Rel(wd, filepath.Join(top, filepath.FromSlash(path))); err == nil {
+					path = filepath.ToSlash(rel)
+				}
+			}
+		}
+	}
+	return []string{"-o", path}
 }
 
 // parseFailOn reads --fail-on: apiver's severity names or oasdiff's level

@@ -84,9 +84,22 @@ func TestUsageErrors(t *testing.T) {
 		want []string // the lines of stderr
 	}{
 		{[]string{"check", "only-one.yaml"}, []string{
-			"apiver: accepts 2 arg(s), received 1",
+			"apiver: missing REVISION: apiver check takes BASE REVISION",
 			"Usage: apiver check BASE REVISION [flags]",
 			"Run 'apiver check --help' for examples."}},
+		{[]string{"changelog", "update", "only-one.yaml"}, []string{
+			"apiver: missing REVISION: apiver changelog update takes BASE REVISION",
+			"Usage: apiver changelog update [--changelog FILE] BASE REVISION [flags]",
+			"Run 'apiver changelog update --help' for examples."}},
+		{[]string{"check", "--formt", "json", "a.yaml", "b.yaml"}, []string{
+			"apiver: unknown flag: --formt; did you mean --format?",
+			"Usage: apiver check BASE REVISION [flags]",
+			"Run 'apiver check --help' for examples."}},
+		// -v is --verbose wherever it is a flag; the version is --version.
+		{[]string{"-v"}, []string{
+			"apiver: unknown shorthand flag: 'v' in -v; did you mean --version?",
+			"Usage: apiver COMMAND",
+			"Run 'apiver --help' for examples."}},
 		{[]string{"versions", "--no-such-flag", "a.yaml"}, []string{
 			"apiver: unknown flag: --no-such-flag",
 			"Usage: apiver versions SNAPSHOT [flags]",
@@ -128,7 +141,7 @@ func TestVersion(t *testing.T) {
 	t.Cleanup(func() { version, commit, date = saved[0], saved[1], saved[2] })
 	version, commit, date = "v1.4.0", "0123456789abcdef0123456789abcdef01234567", "2026-11-20T10:00:00Z"
 	const want = "apiver v1.4.0 (commit 0123456789abcdef0123456789abcdef01234567, 2026-11-20T10:00:00Z)\n"
-	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
 		if code, stdout, stderr := runArgs(t, args...); code != exitPass || stdout != want || stderr != "" {
 			t.Errorf("apiver %s: exit %d, stdout %q, stderr %q; want %q", args[0], code, stdout, stderr, want)
 		}

@@ -16,7 +16,7 @@ import (
 // configEnv names the config file when --config does not.
 const configEnv = "APIVER_CONFIG"
 
-const configUsage = "config `FILE` (default: $" + configEnv + ", else " + policy.DefaultConfigFile +
+const configUsage = "config `FILE` (default: $" + configEnv + ", else " + policy.DefaultConfigFile + " or " + altConfigFile +
 	" in the working directory or the nearest parent up to the git top level)"
 
 func configFlag(fs *pflag.FlagSet, target *string) {
@@ -43,8 +43,8 @@ func loadConfig(flag string, stderr io.Writer) (policy.Config, error) {
 	return cfg, err
 }
 
-// findConfig is --config, else $APIVER_CONFIG, else apiver.yaml in the
-// working directory or its nearest parent that has one, up to the top of
+// findConfig is --config, else $APIVER_CONFIG, else apiver.yaml (or
+// apiver.yml, but not both) in the working directory or its nearest parent that has one, up to the top of
 // the git work tree, so that apiver run from a subfolder of a repository
 // finds the root's config. Outside a git work tree only the working
 // directory is looked at: a folder above it holds someone else's files.
@@ -74,17 +74,29 @@ func findConfig(flag string) (path string, fromEnv bool, err error) {
 		dirs = append(dirs, dir)
 	}
 	for _, dir := range dirs {
-		p := filepath.Join(dir, policy.DefaultConfigFile)
-		if !exists(p) {
-			continue
+		var found []string
+		for _, name := range []string{policy.DefaultConfigFile, altConfigFile} {
+			p := filepath.Join(dir, name)
+			if !exists(p) {
+				continue
+			}
+			if rel, err := filepath.Rel(wd, p); err == nil {
+				p = rel
+			}
+			found = append(found, p)
 		}
-		if rel, err := filepath.Rel(wd, p); err == nil {
-			p = rel
+		switch len(found) {
+		case 1:
+			return found[0], false, nil
+		case 2:
+			return "", false, fmt.Errorf("%s and %s: two configs; keep one", found[0], found[1])
 		}
-		return p, false, nil
 	}
 	return "", false, nil
 }
+
+// altConfigFile is read as apiver.yaml is: .yml is as common a spelling.
+const altConfigFile = "apiver.yml"
 
 // exists: a .git folder or file (a linked work tree's, a submodule's), or a
 // config that may be unreadable (reading it says why).
@@ -98,8 +110,8 @@ func newConfigCmd() *cobra.Command {
 		Use:   "config",
 		Short: "About apiver's config file",
 		Long: `apiver reads its config from --config, else the file $APIVER_CONFIG names, else
-apiver.yaml in the working directory or the nearest parent up to the top of the
-git work tree.`,
+apiver.yaml (or apiver.yml; both is an error) in the working directory or the
+nearest parent up to the top of the git work tree.`,
 		Example: `  apiver config schema > apiver.schema.json`,
 	})
 	cmd.AddCommand(&cobra.Command{

@@ -54,8 +54,8 @@ func TestExamplesRun(t *testing.T) {
 			cmd := exec.CommandContext(ctx, sh, "-c", ex.line)
 			cmd.Dir = filepath.Join(dir, "repo")
 			cmd.Env = append(slices.Clone(env), "HOME="+filepath.Join(dir, "home"), "APIVER_EXAMPLE_EXITS="+exits)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			_ = cmd.Run()
 			out := stderr.String()
 			// The apiver wrapper records each exit code: exactly one run,
@@ -71,8 +71,43 @@ func TestExamplesRun(t *testing.T) {
 				t.Errorf("%s: %s: apiver exited %s, sh %d\n%s", ex.where, ex.line, codes[0], cmd.ProcessState.ExitCode(), out)
 			default:
 				t.Logf("%s: exit %s\n%s", ex.line, codes[0], out)
+				if m := offered.FindStringSubmatch(stdout.String()); m != nil {
+					runOffer(t, ex, cmd, m[1], exits)
+				}
 			}
 		})
+	}
+}
+
+// runOffer runs the fix a check example offers, as printed, and then the
+// check again: the fix exits 0 (or 1 for errors a new version cannot fix)
+// and, when it wrote the check's own revision, the check offers no fix
+// any more.
+func runOffer(t *testing.T, ex example, check *exec.Cmd, offer, exits string) {
+	t.Helper()
+	rerun := func(line string) (string, string) {
+		t.Helper()
+		if err := os.Remove(exits); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.CommandContext(t.Context(), check.Path, "-c", line)
+		cmd.Dir, cmd.Env = check.Dir, check.Env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		_ = cmd.Run()
+		recorded, _ := os.ReadFile(exits)
+		return strings.TrimSpace(string(recorded)), stdout.String() + stderr.String()
+	}
+	if code, out := rerun(offer); code != "0" && code != "1" {
+		t.Fatalf("%s: the offered %s: exit %s, want 0 or 1\n%s", ex.line, offer, code, out)
+	}
+	fields := strings.Fields(offer)
+	if target := fields[len(fields)-1]; !slices.Contains(strings.Fields(ex.line), target) {
+		return // the revision was read from git: the check reads it there again
+	}
+	t.Logf("ran the offered %s", offer)
+	if _, out := rerun(ex.line); offered.MatchString(out) {
+		t.Errorf("%s: after the offered %s, the check still offers a fix:\n%s", ex.line, offer, out)
 	}
 }
 
@@ -245,4 +280,35 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 		t.Fatalf("changelog build for the examples: %s", r)
 	}
 	return template
+}
+
+// TestDocsSpeakToUsers: README.md and docs/*.md name nothing a user does
+// not have (the project's issues, its goals, a corpus folder beside the
+// clone), and the README's Install starts with what works from a clone.
+func TestDocsSpeakToUsers(t *testing.T) {
+	t.Parallel()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	internal := regexp.MustCompile(`(?i)\bissue \d|issue's|section 9\.|not met|shared/corpus|real corpus|seed service|the seed's|\bseed history`)
+	for _, path := range append([]string{"../../README.md", "../../SECURITY.md"}, docs...) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := internal.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q speaks of the project, not to users: %s", path, i+1, m, line)
+			}
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, install, _ := strings.Cut(string(readme), "\n## Install\n")
+	if first := strings.Index(install, "go install ./cmd/apiver"); first < 0 || strings.Contains(install[:first], "@latest") || strings.Contains(install[:first], "brew") {
+		t.Errorf("README's Install does not start with go install ./cmd/apiver from a clone")
+	}
 }

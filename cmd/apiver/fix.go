@@ -98,7 +98,7 @@ func fixRun(opts *fixOptions) error {
 	splits := slices.Collect(maps.Keys(res.Split))
 	slices.SortFunc(splits, func(a, b string) int { return strings.Compare(res.Split[a]+" "+a, res.Split[b]+" "+b) })
 	for _, to := range splits {
-		fmt.Fprintf(opts.stderr, "apiver: split %s: the new versions use %s\n", escape.Text(res.Split[to]), escape.Text(to))
+		fmt.Fprintf(opts.stderr, "apiver: split %s: the versions not restored use %s\n", escape.Text(res.Split[to]), escape.Text(to))
 	}
 	for _, ref := range slices.Sorted(maps.Keys(res.Copied)) {
 		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", escape.Text(ref), escape.Text(res.Copied[ref]))
@@ -161,7 +161,7 @@ func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.
 		return nil, nil, err
 	}
 	// Nothing is written unless the result keeps the fix's promise.
-	if err := fix.Verify(cmp.base, cmp.revision, cmp.result, report, left, res, opts); err != nil {
+	if err := fix.Verify(cmp.base, cmp.revision, report, left, res, opts); err != nil {
 		return nil, nil, err
 	}
 	return res, left, nil

@@ -531,6 +531,11 @@ func assertFixOffer(t *testing.T, checkArgs []string) bool {
 		fixArgs = append([]string{"fix"}, checkArgs...)
 	} else {
 		fixArgs = strings.Fields(m[2])[1:]
+		// The offer writes the revision in place; here beside it.
+		if n := len(fixArgs); n < 2 || fixArgs[n-2] != "-o" || fixArgs[n-1] != inputs[1] {
+			t.Fatalf("the suggestion %q does not write %s", m[2], inputs[1])
+		}
+		fixArgs = fixArgs[:len(fixArgs)-2]
 		if got := fmt.Sprint(fixArgs[len(fixArgs)-2:]); got != fmt.Sprint(inputs) {
 			t.Fatalf("the suggestion %q names %s, want the check's inputs %s", m[2], got, inputs)
 		}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/internal/suggest"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -42,7 +44,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("apiver {{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	// --version only: -v is --verbose wherever a command has it.
+	root.Flags().Bool("version", false, "print apiver's version")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{flagSuggestion(c, err)} })
 	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
 		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd(), newFixCmd(nil))
 	// cobra adds its completion command at Execute; added now, it gets examples.
@@ -60,13 +64,68 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		if args := c.Args; args != nil {
 			c.Args = func(c *cobra.Command, a []string) error {
 				if err := args(c, a); err != nil {
-					return &usageError{err}
+					return &usageError{missingArgs(c, a, err)}
 				}
 				return nil
 			}
 		}
 	}
 	return root
+}
+
+var unknownFlag = regexp.MustCompile(`^unknown (?:flag: --(\S+)|shorthand flag: '(.)' in)`)
+
+// flagSuggestion adds to an unknown flag's error the command's flag nearest
+// to it (for a letter, the only flag that starts with it).
+func flagSuggestion(c *cobra.Command, err error) error {
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	best := suggest.Nearest(m[1], names)
+	if m[2] != "" {
+		best = ""
+		if starting := slices.DeleteFunc(names, func(n string) bool { return !strings.HasPrefix(n, m[2]) }); len(starting) == 1 {
+			best = starting[0]
+		}
+	}
+	if best == "" {
+		return err
+	}
+	return fmt.Errorf("%w; did you mean --%s?", err, best)
+}
+
+// missingArgs names the arguments a command line lacks, from the command's
+// use line ("check BASE REVISION": "missing REVISION"); other argument
+// errors stay cobra's.
+func missingArgs(c *cobra.Command, args []string, err error) error {
+	var want []string
+	words := strings.Fields(c.Use)[1:]
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case strings.HasPrefix(w, "(") || w == "|":
+			i = len(words) // alternatives: cobra's error says it
+		case strings.HasPrefix(w, "--") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-"):
+			i++ // a flag and its value
+		case strings.HasPrefix(w, "["):
+			for ; i < len(words) && !strings.HasSuffix(words[i], "]"); i++ {
+				// optional: up to its end
+			}
+		case strings.HasPrefix(w, "-"):
+		case w == strings.ToUpper(w):
+			want = append(want, strings.TrimSuffix(w, "..."))
+		}
+	}
+	if len(args) >= len(want) {
+		return err
+	}
+	return fmt.Errorf("missing %s: %s takes %s", strings.Join(want[len(args):], " and "), c.CommandPath(), strings.Join(want, " "))
 }
 
 // allCommands is root and every command under it.

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
@@ -43,5 +44,29 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SEED", seed)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"fixoffer": scriptFixOffer},
 	})
+}
+
+// offered is the apiver fix command line a check report offers, between
+// backquotes.
+var offered = regexp.MustCompile("`(apiver fix [^`]*)`")
+
+// scriptFixOffer is the script command "fixoffer FILE": it writes the apiver fix
+// command that the last command's stdout offers to FILE, to run as
+// printed with "exec sh FILE"; with !, it asserts there is no offer.
+func scriptFixOffer(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: fixoffer FILE")
+	}
+	m := offered.FindStringSubmatch(ts.ReadFile("stdout"))
+	switch {
+	case neg && m != nil:
+		ts.Fatalf("unexpected fix offer: %s", m[1])
+	case neg:
+		return
+	case m == nil:
+		ts.Fatalf("no fix offer in stdout")
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(m[1]+"\n"), 0o644))
 }
