@@ -2,7 +2,6 @@ package changelog
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"cloud.google.com/go/civil"
