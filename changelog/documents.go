@@ -25,6 +25,17 @@ func ListDocumentSnapshots(dir string) ([]string, error) {
 // is read and compared on its own (specs.LoadDocumentPair), so that two
 // snapshots at most are held at a time.
 func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
+	read := func(i int) (*specs.DocumentSet, error) { return specs.ReadDocumentSet(dirs[i], opts.load(i)) }
+	inOrder := func(base, revision *specs.DocumentSet) error {
+		return inDateOrder(inputName(base.Ref, base.Path), base.Date, inputName(revision.Ref, revision.Path), revision.Date)
+	}
+	return documentHistory(len(dirs), read, inOrder, opts)
+}
+
+// documentHistory compares each of n snapshots of version documents (read
+// reads the i-th) with the one before it, after inOrder, when set, accepts
+// the two, and builds the history of their releases.
+func documentHistory(n int, read func(i int) (*specs.DocumentSet, error), inOrder func(base, revision *specs.DocumentSet) error, opts BuildOptions) (*History, error) {
 	if opts.Pair.Validator == nil {
 		// Consecutive snapshots share most of their documents' parts: each
 		// is read once.
@@ -32,23 +43,25 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 	}
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
-	for i := range dirs {
+	for i := range n {
 		if opts.Progress != nil {
 			opts.Progress()
 		}
 		if i == 0 {
 			continue
 		}
-		base, err := specs.ReadDocumentSet(dirs[i-1], opts.load(i-1))
+		base, err := read(i - 1)
 		if err != nil {
 			return nil, err
 		}
-		revision, err := specs.ReadDocumentSet(dirs[i], opts.load(i))
+		revision, err := read(i)
 		if err != nil {
 			return nil, err
 		}
-		if err := inDateOrder(inputName(base.Ref, base.Path), base.Date, inputName(revision.Ref, revision.Path), revision.Date); err != nil {
-			return nil, err
+		if inOrder != nil {
+			if err := inOrder(base, revision); err != nil {
+				return nil, err
+			}
 		}
 		pair, err := specs.LoadDocumentPair(base, revision, opts.Pair)
 		if err != nil {
@@ -105,15 +118,6 @@ func documentRelease(pair *specs.DocumentPair, cfg policy.Config, evidence *poli
 // Each release reads the folder afresh, so that no comparison shares the
 // loaded documents of another.
 func BuildDocumentFolder(dir string, opts BuildOptions) (*History, error) {
-	read := func(upTo civil.Date) (*specs.DocumentSet, error) {
-		set, err := specs.ReadDocumentSet(dir, opts.load(0))
-		if err != nil {
-			return nil, err
-		}
-		set.Documents = slices.DeleteFunc(set.Documents, func(d *specs.VersionDocument) bool { return d.Date.After(upTo) })
-		set.Date = upTo
-		return set, nil
-	}
 	all, err := specs.ReadDocumentSet(dir, opts.load(0))
 	if err != nil {
 		return nil, err
@@ -124,35 +128,14 @@ func BuildDocumentFolder(dir string, opts BuildOptions) (*History, error) {
 	}
 	slices.SortFunc(dates, func(a, b civil.Date) int { return a.Compare(b) })
 	dates = slices.Compact(dates)
-	if opts.Pair.Validator == nil {
-		opts.Pair.Validator = prune.NewValidator()
+	read := func(i int) (*specs.DocumentSet, error) {
+		set, err := specs.ReadDocumentSet(dir, opts.load(0))
+		if err != nil {
+			return nil, err
+		}
+		set.Documents = slices.DeleteFunc(set.Documents, func(d *specs.VersionDocument) bool { return d.Date.After(dates[i]) })
+		set.Date = dates[i]
+		return set, nil
 	}
-	var releases []pendingRelease
-	var evidence policy.SnapshotEvidence
-	for i := range dates {
-		if opts.Progress != nil {
-			opts.Progress()
-		}
-		if i == 0 {
-			continue
-		}
-		base, err := read(dates[i-1])
-		if err != nil {
-			return nil, err
-		}
-		revision, err := read(dates[i])
-		if err != nil {
-			return nil, err
-		}
-		pair, err := specs.LoadDocumentPair(base, revision, opts.Pair)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := documentRelease(pair, opts.Config, &evidence)
-		if err != nil {
-			return nil, err
-		}
-		releases = append(releases, rel)
-	}
-	return historyOf(releases, evidence, opts)
+	return documentHistory(len(dates), read, nil, opts)
 }
