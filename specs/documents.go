@@ -252,6 +252,7 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		if err != nil {
 			return nil, err
 		}
+		src.version = f.version
 		set.Documents = append(set.Documents, &VersionDocument{Version: f.version, Date: f.date, PreRelease: f.preRelease, Source: src})
 	}
 	if len(set.Documents) == 0 {
