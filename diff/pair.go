@@ -33,9 +33,10 @@ type pairing struct {
 	base, revision *side
 	// remains is, for a removal, what the revision still has of it.
 	remains remainder
-	// superseded is, for a removed version, whether the base already had a
-	// newer version of the operation: the version was deprecated by it.
-	superseded bool
+	// supersededOn is, for a removed version, the date of the base's newer
+	// version of the operation (zero when none): from that date the version
+	// is deprecated by it (versionRemoval).
+	supersededOn civil.Date
 	// existing is, for an added version, whether the base already had its
 	// operation.
 	existing bool
@@ -165,7 +166,7 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 			if r != nil {
 				p.Successor = successor(r, p.Version)
 			}
-			pairs = append(pairs, pairing{Pair: &p, base: baseSide(b, p.Version, view), remains: remains, superseded: successor(b, p.Version) != ""})
+			pairs = append(pairs, pairing{Pair: &p, base: baseSide(b, p.Version, view), remains: remains, supersededOn: newerVersion(b, p.Version).Date})
 		}
 		if !b.Versioned() {
 			if r == nil {
@@ -194,12 +195,17 @@ func pathKey(op *specs.Operation) string { return strings.TrimPrefix(op.Key(), o
 // successor is the oldest version of op newer than name: the one that
 // succeeds a removed version.
 func successor(op *specs.Operation, name string) string {
+	return newerVersion(op, name).Name
+}
+
+// newerVersion is the oldest version of op newer than name, empty when none.
+func newerVersion(op *specs.Operation, name string) specs.Version {
 	for _, v := range op.Versions {
 		if v.Name > name {
-			return v.Name
+			return v
 		}
 	}
-	return ""
+	return specs.Version{}
 }
 
 // newSide is a version's view of op, read from file.

@@ -170,13 +170,16 @@ func (j judge) scope(p pairing, changes []Change) []Change {
 // it takes), and states it, naming the version that succeeds it. A version
 // was deprecated when its operation was, or when the base already had a
 // newer version. In a latest-version series, a version that a newer one
-// replaces here is deprecated by it, not removed.
+// replaces here is deprecated by it, not removed. A newer version dated
+// after the check's date is upcoming: it deprecates nothing yet, as the
+// policy's clock (Clock.lifecycle) says.
 func (j judge) versionRemoval(p pairing) (id, verdict, message string) {
 	base := p.base
+	superseded := !p.supersededOn.IsZero() && (j.date.IsZero() || !j.date.Before(p.supersededOn))
 	switch {
-	case j.latestVersion && !p.superseded && p.Successor != "":
+	case j.latestVersion && !superseded && p.Successor != "":
 		return VersionReplaced, EndpointDeprecated, fmt.Sprintf("version %s replaced by version %s: deprecated, not removed, as the snapshots publish only the latest version", p.Version, p.Successor)
-	case !base.op.Deprecated && !p.superseded:
+	case !base.op.Deprecated && !superseded:
 		verdict, message = removedWithoutDeprecation, fmt.Sprintf("version %s removed without deprecation", p.Version)
 	case !base.sunset.IsZero() && j.date.Before(base.sunset):
 		verdict, message = apiRemovedBeforeSunset, fmt.Sprintf("version %s removed before its sunset date %s", p.Version, base.sunset)

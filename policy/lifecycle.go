@@ -18,6 +18,9 @@ const (
 	Deprecated    State = "deprecated"
 	SunsetOverdue State = "sunset-overdue"
 	PreRelease    State = "pre-release"
+	// Upcoming is a version dated after the clock's date: scheduled, not
+	// yet released, so it deprecates nothing yet.
+	Upcoming State = "upcoming"
 )
 
 // Lifecycle is one version's deprecation clock.
@@ -35,6 +38,8 @@ type Lifecycle struct {
 	DeclaredSunset civil.Date     `json:"-"`
 	Successor      string         `json:"successor"`
 	Location       *diff.Location `json:"-"`
+	// Released is, for an upcoming version, the date it is released on.
+	Released civil.Date `json:"-"`
 }
 
 // MarshalJSON writes the dates as YYYY-MM-DD, "" when unknown.
@@ -94,15 +99,28 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 // lives elsewhere (a new path): on the date the clock knows for it; when
 // it knows none, the x-sunset alone dates its end, and without one the
 // snapshot's date stands for the deprecation (the latest it can be).
+// A version dated after the clock's date is upcoming, and deprecates its
+// predecessor only from its date: until then the predecessor is stable,
+// with the successor and the dates it is scheduled to deprecate and sunset
+// it on.
 func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
 	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
+	if c.upcoming(v.Date) {
+		l.State, l.Released = Upcoming, v.Date
+		return l
+	}
 	if v.Document != nil {
 		// The next version document deprecates this one, whether or not
 		// it still holds the operation.
 		successor = v.Document.Next
 	}
 	switch {
-	case successor != nil:
+	case successor != nil && c.upcoming(successor.Date) && !op.Deprecated(v.Name):
+		l.Successor = successor.Name
+		l.DeprecatedOn = successor.Date
+		l.SunsetOn = c.sunset(l.DeprecatedOn, l.DeclaredSunset)
+		return l
+	case successor != nil && !c.upcoming(successor.Date):
 		l.Successor = successor.Name
 		l.DeprecatedOn = successor.Date
 	case !op.Deprecated(v.Name):
@@ -113,17 +131,31 @@ func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Versio
 			l.DeprecatedOn = cmp.Or(s.Date, c.Today)
 		}
 	}
-	if !l.DeprecatedOn.IsZero() {
-		l.SunsetOn = l.DeprecatedOn.AddMonths(c.Months)
-	}
-	if l.DeclaredSunset.After(l.SunsetOn) {
-		l.SunsetOn = l.DeclaredSunset
-	}
+	l.SunsetOn = c.sunset(l.DeprecatedOn, l.DeclaredSunset)
 	l.State = Deprecated
 	if !l.SunsetOn.IsZero() && c.Today.After(l.SunsetOn) {
 		l.State = SunsetOverdue
 	}
 	return l
+}
+
+// upcoming says whether a version dated d is not yet released on the
+// clock's date.
+func (c Clock) upcoming(d civil.Date) bool {
+	return !c.Today.IsZero() && d.After(c.Today)
+}
+
+// sunset is the end of a version deprecated on deprecatedOn: the
+// deprecation period later, or the declared x-sunset when that is later.
+func (c Clock) sunset(deprecatedOn, declared civil.Date) civil.Date {
+	var on civil.Date
+	if !deprecatedOn.IsZero() {
+		on = deprecatedOn.AddMonths(c.Months)
+	}
+	if declared.After(on) {
+		on = declared
+	}
+	return on
 }
 
 func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {
@@ -148,6 +180,8 @@ type SunsetCalendar struct {
 	// Overdue versions are past their sunset; Upcoming ones reach it within
 	// the window. Both soonest first.
 	Overdue, Upcoming []Lifecycle
+	// Scheduled versions are dated after Date: not yet released, by date.
+	Scheduled []Lifecycle
 }
 
 // Calendar picks the versions whose sunset is past or within days of the
@@ -157,6 +191,8 @@ func Calendar(c Clock, lifecycles []Lifecycle, days int) SunsetCalendar {
 	end := c.Today.AddDays(days)
 	for _, l := range lifecycles {
 		switch {
+		case l.State == Upcoming:
+			cal.Scheduled = append(cal.Scheduled, l)
 		case l.SunsetOn.IsZero():
 		case l.State == SunsetOverdue:
 			cal.Overdue = append(cal.Overdue, l)
@@ -167,5 +203,6 @@ func Calendar(c Clock, lifecycles []Lifecycle, days int) SunsetCalendar {
 	bySunset := func(a, b Lifecycle) int { return a.SunsetOn.Compare(b.SunsetOn) }
 	slices.SortStableFunc(cal.Overdue, bySunset)
 	slices.SortStableFunc(cal.Upcoming, bySunset)
+	slices.SortStableFunc(cal.Scheduled, func(a, b Lifecycle) int { return cmp.Compare(a.Version, b.Version) })
 	return cal
 }

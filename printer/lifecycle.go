@@ -53,6 +53,10 @@ func countStates(lifecycles []policy.Lifecycle) string {
 	for _, s := range []policy.State{policy.Stable, policy.Deprecated, policy.SunsetOverdue, policy.PreRelease} {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 	}
+	// Scheduled versions are rare: counted only when there are some.
+	if n := counts[policy.Upcoming]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n, policy.Upcoming))
+	}
 	return plural(len(lifecycles), "version") + ": " + strings.Join(parts, ", ")
 }
 
@@ -65,7 +69,9 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 			Within   int                `json:"withinDays"`
 			Overdue  []policy.Lifecycle `json:"overdue"`
 			Upcoming []policy.Lifecycle `json:"upcoming"`
-		}{cal.Date.String(), cal.Days, orEmpty(cal.Overdue), orEmpty(cal.Upcoming)})
+			// Scheduled versions are rare: listed only when there are some.
+			Scheduled []policy.Lifecycle `json:"scheduled,omitempty"`
+		}{cal.Date.String(), cal.Days, orEmpty(cal.Overdue), orEmpty(cal.Upcoming), cal.Scheduled})
 	case "ics":
 		return sunsetICS(w, cal)
 	}
@@ -81,6 +87,13 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 	}
 	section(fmt.Sprintf("Overdue (%d)", len(cal.Overdue)), cal.Overdue)
 	section(fmt.Sprintf("Sunset within %d days of %s (%d)", cal.Days, cal.Date, len(cal.Upcoming)), cal.Upcoming)
+	if len(cal.Scheduled) > 0 {
+		fmt.Fprintf(tw, "Upcoming versions, released after %s (%d)\n", cal.Date, len(cal.Scheduled))
+		fmt.Fprintln(tw, "  RELEASE\tWHEN\tOPERATION\tVERSION")
+		for _, l := range cal.Scheduled {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", dateOf(l.Released), daysText(cal.Date.DaysSince(l.Released)), escape.Text(l.Operation), escape.Text(l.Version))
+		}
+	}
 	return tw.Flush()
 }
 

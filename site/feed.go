@@ -104,8 +104,12 @@ func atomFeed(releases []releaseView, opts Options) ([]byte, error) {
 			return nil, err
 		}
 		page := "releases/" + r.Date + ".html"
+		title := "Release "
+		if r.Upcoming {
+			title = "Upcoming release "
+		}
 		feed.Entries = append(feed.Entries, &feeds.AtomEntry{
-			Title:   "Release " + r.Date + ": " + countsText(r.Counts),
+			Title:   title + r.Date + ": " + countsText(r.Counts),
 			Updated: r.Date + "T00:00:00Z",
 			Id:      id(page),
 			Links:   []feeds.AtomLink{{Href: link(page), Rel: "alternate", Type: "text/html"}},

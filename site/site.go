@@ -58,6 +58,8 @@ type releaseView struct {
 	// Bumps are the new versions the release brought, for the links to
 	// their migration guides.
 	Bumps map[changelog.Use]changelog.Bump
+	// Upcoming marks a release dated after the site's date: scheduled.
+	Upcoming bool
 }
 
 // linesView is what the "lines" template renders: lines, the way back to
@@ -106,7 +108,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 	}
 	views := make([]releaseView, len(releases))
 	for i, r := range releases {
-		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Operations: operationsOf(r.Changes), Lines: changelog.Lines(r, history), Bumps: changelog.Bumps(r)}
+		views[i] = releaseView{Date: r.Date, Summary: r.Summary, Counts: countOf(r.Changes), Operations: operationsOf(r.Changes), Lines: changelog.Lines(r, history), Bumps: changelog.Bumps(r), Upcoming: !opts.AsOf.IsZero() && r.Date > opts.AsOf.String()}
 	}
 	index := make([]releaseView, len(views))
 	for i, v := range views {

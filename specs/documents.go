@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -237,6 +238,18 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		other, dup := byVersion[f.version]
 		switch {
 		case !dup:
+		case sameDocument(other.path, f.path) && yamlForm(other.path) && yamlForm(f.path):
+			// spec.yaml beside spec.yml: one document only if they read the same.
+			same, err := sameText(read, other.path, f.path)
+			if err != nil {
+				return nil, err
+			}
+			if !same {
+				return nil, fail(fmt.Sprintf("%s and %s are both version %s, and differ: one document per version", other.path, f.path, f.version))
+			}
+			if extRank(f.path) > extRank(other.path) {
+				continue
+			}
 		case sameDocument(other.path, f.path):
 			if extRank(f.path) > extRank(other.path) {
 				continue
@@ -252,6 +265,7 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		if err != nil {
 			return nil, err
 		}
+		src.version = f.version
 		set.Documents = append(set.Documents, &VersionDocument{Version: f.version, Date: f.date, PreRelease: f.preRelease, Source: src})
 	}
 	if len(set.Documents) == 0 {
@@ -358,6 +372,22 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 func sameDocument(a, b string) bool {
 	stem := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
 	return stem(a) == stem(b)
+}
+
+// yamlForm reports whether a document's file is written as YAML.
+func yamlForm(p string) bool { return extRank(p) < 2 }
+
+// sameText reports whether two files hold the same bytes.
+func sameText(read func(string) (*Source, error), a, b string) (bool, error) {
+	sa, err := read(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := read(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(sa.data, sb.data), nil
 }
 
 // extRank orders the forms of one document: YAML first.

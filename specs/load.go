@@ -155,6 +155,9 @@ type Source struct {
 	paths PathFilter
 	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
 	maxNodes int64
+	// version is, for a version document, its version as its name gives
+	// it, which the stability it declares must agree with; "" otherwise.
+	version string
 }
 
 // Path is the file as a Snapshot of it names it.
@@ -190,7 +193,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 // date and limits, holding data instead: an edited version of the file
 // (apiver fix's result) to compare before it is written.
 func (s *Source) WithData(data []byte) *Source {
-	return &Source{arg: s.arg, path: s.path, ref: s.ref, date: s.date, data: data, read: s.read, paths: s.paths, maxNodes: s.maxNodes}
+	return &Source{arg: s.arg, path: s.path, ref: s.ref, date: s.date, data: data, read: s.read, paths: s.paths, maxNodes: s.maxNodes, version: s.version}
 }
 
 // Load parses the whole document. After Index, it reuses its structure
@@ -237,6 +240,14 @@ func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) 
 			e.File = s.arg
 		}
 		return nil, err
+	}
+	// A checked source's name was checked with its structure (prepare).
+	if why := nameDisagrees(s.version, stabilityOf(doc.Extensions)); why != "" && !checked {
+		file := s.path
+		if s.ref != "" {
+			file = s.arg
+		}
+		return nil, &Error{File: file, Msg: why}
 	}
 	s.paths.apply(doc)
 	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text, files: files}, nil

@@ -209,6 +209,9 @@ func (s *Source) prepare() {
 		var root *yaml.Node
 		var isJSON bool
 		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
+		if why := nameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
+			s.structure = &Error{Msg: why}
+		}
 		s.checked = s.structure == nil
 		if s.checked {
 			s.doc = prune.Index(root, isJSON)

@@ -1,9 +1,12 @@
 package specs
 
 import (
+	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
 )
 
 // StabilityExtension is oasdiff's extension for how stable an operation
@@ -12,21 +15,114 @@ import (
 // for that version.
 const StabilityExtension = "x-stability-level"
 
+// SnykStabilityExtension is vervet's extension for the same: wip,
+// experimental, beta or ga. apiver reads it where it reads
+// x-stability-level, as the oasdiff level it corresponds to (snykLevels).
+const SnykStabilityExtension = "x-snyk-api-stability"
+
+// snykLevels are oasdiff's levels for vervet's.
+var snykLevels = map[string]string{"wip": "draft", "experimental": "alpha", "beta": "beta", "ga": "stable"}
+
 // Unstable reports whether a stability level marks something not yet
 // stable: listed like a pre-release version and never gated.
 func Unstable(level string) bool {
 	return level == "draft" || level == "alpha" || level == "beta"
 }
 
-// stabilityOf reads the extension's value, "" when absent or not a string.
+// stabilityOf reads an object's level, "" when it declares none: its
+// x-stability-level, else its x-snyk-api-stability as oasdiff's level.
+// Both on one object must agree (checkStabilities refuses the document
+// otherwise).
 func stabilityOf(extensions map[string]any) string {
 	level, _ := extensions[StabilityExtension].(string)
-	return level
+	snyk, _ := extensions[SnykStabilityExtension].(string)
+	return declaredLevel(level, snyk)
+}
+
+// declaredLevel is the level of an object declaring level
+// (x-stability-level) and snyk (x-snyk-api-stability), either "".
+func declaredLevel(level, snyk string) string {
+	if level != "" {
+		return level
+	}
+	return snykLevels[snyk]
+}
+
+// checkStabilities finds the first object (the document, an operation or
+// a media type object) whose x-stability-level and x-snyk-api-stability
+// name different levels: which one holds is not for apiver to guess. It
+// returns the line of the second and what is wrong, "" when nothing is.
+func checkStabilities(root *yaml.Node) (line int, msg string) {
+	check := func(m *yaml.Node) {
+		level, snyk := field(m, StabilityExtension), field(m, SnykStabilityExtension)
+		if msg != "" || level == nil || snyk == nil || level.Kind != yaml.ScalarNode || snyk.Kind != yaml.ScalarNode {
+			return
+		}
+		if want, ok := snykLevels[snyk.Value]; ok && want != level.Value {
+			line = max(level.Line, snyk.Line)
+			msg = fmt.Sprintf("%s: %s and %s: %s disagree: declare one stability", StabilityExtension, level.Value, SnykStabilityExtension, snyk.Value)
+		}
+	}
+	content := func(holder *yaml.Node) {
+		eachValue(field(holder, "content"), func(_ string, mt *yaml.Node) { check(mt) })
+	}
+	check(root)
+	eachValue(field(root, "paths"), func(_ string, item *yaml.Node) {
+		eachValue(item, func(method string, op *yaml.Node) {
+			if !httpMethods[strings.ToLower(method)] {
+				return
+			}
+			check(op)
+			content(field(op, "requestBody"))
+			eachValue(field(op, "responses"), func(_ string, r *yaml.Node) { content(r) })
+		})
+	})
+	return line, msg
+}
+
+// rootLevel is the level a document declares for itself, at its root.
+func rootLevel(root *yaml.Node) string {
+	scalar := func(key string) string {
+		if v := field(root, key); v != nil && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+		return ""
+	}
+	return declaredLevel(scalar(StabilityExtension), scalar(SnykStabilityExtension))
+}
+
+// nameDisagrees says what is wrong when a version document declares, at
+// its root, a level its name contradicts: a name marks the version
+// released (no mark, or ~ga) or names its pre-release (~beta is beta,
+// ~experimental alpha, ~wip draft; any other mark, .upcoming and preview,
+// some pre-release). The name and the document are equally strong: a
+// disagreement is an input error. "" when they agree or the document
+// declares nothing.
+func nameDisagrees(version, level string) string {
+	if version == "" || level == "" {
+		return ""
+	}
+	mark := ""
+	if len(version) > len("2006-01-02") {
+		mark = strings.ToLower(version[len("2006-01-02"):])
+	}
+	agrees := !Unstable(level)
+	switch want, named := snykLevels[strings.TrimPrefix(mark, "~")]; {
+	case mark == "":
+	case named:
+		agrees = want == level
+	default:
+		agrees = Unstable(level)
+	}
+	if agrees {
+		return ""
+	}
+	return fmt.Sprintf("the document declares stability %s at its root, but its name makes it version %s: name the version by its stability, or declare the one its name says", level, version)
 }
 
 // versionStability is a version's level: its media type objects' own,
-// else the operation's.
-func versionStability(op *openapi3.Operation, product, version string) string {
+// else the operation's, else the document's (docLevel).
+func versionStability(op *openapi3.Operation, product, version, docLevel string) string {
 	level := ""
 	visit := func(content openapi3.Content) {
 		for name, mt := range content {
@@ -49,6 +145,9 @@ func versionStability(op *openapi3.Operation, product, version string) string {
 	}
 	if level == "" {
 		level = stabilityOf(op.Extensions)
+	}
+	if level == "" {
+		level = docLevel
 	}
 	return level
 }

@@ -119,6 +119,9 @@ func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, pr
 	if line, msg := checkSunsets(root); msg != "" {
 		return nil, isJSON, &Error{Line: line, Msg: msg}
 	}
+	if line, msg := checkStabilities(root); msg != "" {
+		return nil, isJSON, &Error{Line: line, Msg: msg}
+	}
 	if !isJSON {
 		if line, msg := prune.KeyClash(root); msg != "" {
 			return nil, false, &Error{Line: line, Msg: msg}

@@ -58,11 +58,17 @@ type Operation struct {
 	Invalid []*InvalidVersionError
 	// Unversioned is the operation's view when it carries no version.
 	Unversioned *openapi3.Operation
+	// docLevel is the stability its document declares at its root, for
+	// an operation that declares none.
+	docLevel string
 }
 
 // Unstable reports whether the operation itself is marked draft, alpha or
-// beta (x-stability-level): an unversioned one is never gated.
-func (o *Operation) Unstable() bool { return Unstable(stabilityOf(o.Op.Extensions)) }
+// beta (x-stability-level, x-snyk-api-stability), or its document is and
+// it says nothing: an unversioned one is never gated.
+func (o *Operation) Unstable() bool {
+	return Unstable(cmp.Or(stabilityOf(o.Op.Extensions), o.docLevel))
+}
 
 // Name is "METHOD /path", the way findings name an operation; a webhook's
 // is "METHOD webhook:NAME", a callback's "METHOD /path callback NAME
@@ -299,6 +305,7 @@ func eachMediaType(doc *openapi3.T, fn func(string)) {
 // by its callbacks', then the webhooks'.
 func Operations(doc *openapi3.T, product string) []*Operation {
 	var ops []*Operation
+	docLevel := stabilityOf(doc.Extensions)
 	each := func(item *openapi3.PathItem, fn func(method string, op *openapi3.Operation)) {
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
 			fn(method, item.GetOperation(method))
@@ -307,7 +314,7 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 	for _, path := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
 		item := doc.Paths.Value(path)
 		each(item, func(method string, op *openapi3.Operation) {
-			parent := newOperation(method, path, item, op, product)
+			parent := newOperation(method, path, item, op, product, docLevel)
 			ops = append(ops, parent)
 			for _, name := range slices.Sorted(maps.Keys(op.Callbacks)) {
 				cb := op.Callbacks[name]
@@ -317,7 +324,7 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 				for _, expr := range slices.Sorted(maps.Keys(cb.Value.Map())) {
 					cbItem := cb.Value.Value(expr)
 					each(cbItem, func(m string, cbOp *openapi3.Operation) {
-						o := newOperation(m, expr, cbItem, cbOp, product)
+						o := newOperation(m, expr, cbItem, cbOp, product, docLevel)
 						o.Direction, o.Via, o.Callback = Callback, parent, name
 						ops = append(ops, o)
 					})
@@ -331,7 +338,7 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 			continue
 		}
 		each(item, func(method string, op *openapi3.Operation) {
-			o := newOperation(method, WebhookPrefix+name, item, op, product)
+			o := newOperation(method, WebhookPrefix+name, item, op, product, docLevel)
 			o.Direction = Webhook
 			ops = append(ops, o)
 		})
@@ -341,8 +348,8 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 	return ops
 }
 
-func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product string) *Operation {
-	o := &Operation{Method: method, Path: path, Op: op, Item: item}
+func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product, docLevel string) *Operation {
+	o := &Operation{Method: method, Path: path, Op: op, Item: item, docLevel: docLevel}
 	versions := map[string]MediaType{}
 	invalid := map[string]*InvalidVersionError{}
 	visit := func(name string) {
@@ -378,7 +385,7 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	}
 	for _, name := range slices.Sorted(maps.Keys(versions)) {
 		mt := versions[name]
-		level := versionStability(op, product, name)
+		level := versionStability(op, product, name, docLevel)
 		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
 		if d, err := civil.ParseDate(strings.TrimSuffix(name, ".upcoming")); err == nil {
 			v.Date = d

@@ -78,7 +78,7 @@ func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
 		Use:   "versions SNAPSHOT",
 		Short: "List every operation's versions with state, deprecation date, sunset date and successor",
 		Long: `List every operation of SNAPSHOT (a file or git REF:PATH) with its versions: state
-(stable, deprecated, sunset-overdue, pre-release), deprecation date, sunset date and
+(stable, deprecated, sunset-overdue, pre-release, upcoming), deprecation date, sunset date and
 successor, as of --date (default: the snapshot's date).`,
 		Example: `  apiver versions openapi/api.yaml
   apiver versions --date 2025-01-01 --format json snapshots/api-2024-12-19.yaml
