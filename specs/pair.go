@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
@@ -159,7 +160,8 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	if !opts.Keep {
 		// The trees of the fast pass are garbage now: collect them before
 		// kin-openapi's loads, so that its garbage is not added on top.
-		base.doc, revision.doc = nil, nil
+		base.release()
+		revision.release()
 		runtime.GC()
 	}
 	if concurrently {
@@ -203,7 +205,12 @@ func changedOperations(b, r *prune.Doc) map[string]bool {
 	return changed
 }
 
-// prepare parses the source, checks its structure and indexes it, once.
+// release drops the parse tree: a later load of the source (a fix's)
+// parses its text again.
+func (s *Source) release() { s.doc, s.indexOnce = nil, sync.Once{} }
+
+// prepare parses the source, checks its structure and indexes it, once
+// until release.
 func (s *Source) prepare() {
 	s.indexOnce.Do(func() {
 		var root *yaml.Node

@@ -104,7 +104,7 @@ func checkRun(opts *checkOptions) error {
 	}
 	// Every format offers the fix, so the comparison keeps its sources
 	// for it.
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, true)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, reloadable)
 	if err != nil {
 		return err
 	}
@@ -159,6 +159,7 @@ func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool 
 	if opts.basePath == sizelimit.Stdin || opts.revisionPath == sizelimit.Stdin {
 		return nil // read once: the fix cannot read it again
 	}
+	budgetForFix(cmp.sources.base.Size() + cmp.sources.revision.Size())
 	_, after, err := runFix(&opts.pairFlags, cmp, report, newVersion(civil.Date{}, cmp))
 	if err != nil {
 		return nil

@@ -48,7 +48,7 @@ func diffRun(opts *diffOptions) error {
 	if err := checkFormat(printer.Formats, opts.format); err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, false)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, loadOnce)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, true)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, keptParsed)
 	if err != nil {
 		return err
 	}

@@ -261,14 +261,29 @@ type comparison struct {
 	// documents are the version documents compared, when the snapshots are
 	// document sets (base and revision then stand for their folders).
 	documents *specs.DocumentPair
-	// sources are the two files, kept parsed when the comparison is to
-	// load them again (compare's again); nil for document sets.
+	// sources are the two files, when the comparison may load them again
+	// (compare's reuse); nil for document sets.
 	sources *pairSources
 }
 
-// compare loads and diffs two snapshots. again keeps the files parsed, for
-// a fix of the revision and its check (pairSources.loader).
-func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*comparison, error) {
+// reuse is what a comparison keeps of its files for a fix of the revision
+// and its check (pairSources.loader).
+type reuse int
+
+const (
+	// loadOnce keeps nothing: the comparison is all there is.
+	loadOnce reuse = iota
+	// reloadable keeps the files' bytes: a check, which runs the fix only
+	// when something is fixable, and would hold parse trees for nothing
+	// when not.
+	reloadable
+	// keptParsed keeps the files parsed, and budgets memory for the fix's
+	// loads beside the comparison's: apiver fix.
+	keptParsed
+)
+
+// compare loads and diffs two snapshots, keeping what reuse says of them.
+func (f *pairFlags) compare(basePath, revisionPath string, reuse reuse) (*comparison, error) {
 	date, err := parseDate("--date", f.date)
 	if err != nil {
 		return nil, err
@@ -283,15 +298,16 @@ func (f *pairFlags) compare(basePath, revisionPath string, again bool) (*compari
 		}
 		return f.compareDocuments(cfg, basePath, revisionPath)
 	}
-	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath, again)
+	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath, reuse == keptParsed)
 	if err != nil {
 		return nil, err
 	}
 	var sources *pairSources
-	if again {
-		opts.Keep, opts.Validator = true, prune.NewValidator()
+	if reuse != loadOnce {
+		opts.Keep, opts.Validator = reuse == keptParsed, prune.NewValidator()
 		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: opts}
 		sources.opts.Note = nil // the reloads are the fix's, not the check's
+		sources.opts.Keep = true
 	}
 	base, revision, err := specs.LoadReducedPair(baseSrc, revisionSrc, opts)
 	if err != nil {
@@ -340,9 +356,7 @@ func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string, a
 	}
 	opts = pairOptions(f.fullPipeline, f.verbose, f.stderr)
 	if again {
-		// Sized for one load, the budget would have the collector run
-		// again and again while the fix's loads sit beside the check's.
-		opts.Read = func(bytes int64) { budgetMemory(2 * bytes) }
+		opts.Read = budgetForFix
 	}
 	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
 	return base, revision, opts, err
@@ -368,6 +382,11 @@ func (f *pairFlags) loadOptions(cfg policy.Config) (base, revision specs.LoadOpt
 	revision.Date = revisionDate
 	return base, revision, nil
 }
+
+// budgetForFix budgets memory for a pair of documentBytes and a fix's
+// loads of it: sized for one load, the budget would have the collector
+// run again and again while the fix's loads sit beside the comparison's.
+func budgetForFix(documentBytes int64) { budgetMemory(2 * documentBytes) }
 
 // pairSources are a comparison's two files, parsed once for every pair
 // that a fix loads from them.
