@@ -63,20 +63,8 @@ func checkStabilities(root *yaml.Node) (line int, msg string) {
 			msg = fmt.Sprintf("%s: %s and %s: %s disagree: declare one stability", StabilityExtension, level.Value, SnykStabilityExtension, snyk.Value)
 		}
 	}
-	content := func(holder *yaml.Node) {
-		eachValue(field(holder, "content"), func(_ string, mt *yaml.Node) { check(mt) })
-	}
 	check(root)
-	eachValue(field(root, "paths"), func(_ string, item *yaml.Node) {
-		eachValue(item, func(method string, op *yaml.Node) {
-			if !httpMethods[strings.ToLower(method)] {
-				return
-			}
-			check(op)
-			content(field(op, "requestBody"))
-			eachValue(field(op, "responses"), func(_ string, r *yaml.Node) { content(r) })
-		})
-	})
+	eachOperationPart(root, check)
 	return line, msg
 }
 

@@ -51,22 +51,10 @@ func checkSunsets(root *yaml.Node) (line int, msg string) {
 			found = v
 		}
 	}
-	content := func(holder *yaml.Node) {
-		eachValue(field(holder, "content"), func(_ string, mt *yaml.Node) { check(mt) })
-	}
-	eachValue(field(root, "paths"), func(_ string, item *yaml.Node) {
-		eachValue(item, func(method string, op *yaml.Node) {
-			if !httpMethods[strings.ToLower(method)] {
-				return
-			}
-			check(op)
-			content(field(op, "requestBody"))
-			eachValue(field(op, "responses"), func(_ string, r *yaml.Node) { content(r) })
-		})
-	})
+	eachOperationPart(root, check)
 	components := field(root, "components")
-	eachValue(field(components, "requestBodies"), func(_ string, b *yaml.Node) { content(b) })
-	eachValue(field(components, "responses"), func(_ string, r *yaml.Node) { content(r) })
+	eachValue(field(components, "requestBodies"), func(_ string, b *yaml.Node) { eachMediaTypeNode(b, check) })
+	eachValue(field(components, "responses"), func(_ string, r *yaml.Node) { eachMediaTypeNode(r, check) })
 	if found == nil {
 		return 0, ""
 	}
@@ -129,4 +117,26 @@ func eachValue(m *yaml.Node, fn func(key string, v *yaml.Node)) {
 			fn(m.Content[i].Value, v)
 		}
 	}
+}
+
+// eachOperationPart calls fn with every operation under paths and each
+// media type object of its request body and responses: where a version's
+// lifecycle (x-sunset, stability) is written.
+func eachOperationPart(root *yaml.Node, fn func(*yaml.Node)) {
+	eachValue(field(root, "paths"), func(_ string, item *yaml.Node) {
+		eachValue(item, func(method string, op *yaml.Node) {
+			if !httpMethods[strings.ToLower(method)] {
+				return
+			}
+			fn(op)
+			eachMediaTypeNode(field(op, "requestBody"), fn)
+			eachValue(field(op, "responses"), func(_ string, r *yaml.Node) { eachMediaTypeNode(r, fn) })
+		})
+	})
+}
+
+// eachMediaTypeNode calls fn with each media type object of a request body's or
+// response's content.
+func eachMediaTypeNode(holder *yaml.Node, fn func(*yaml.Node)) {
+	eachValue(field(holder, "content"), func(_ string, mt *yaml.Node) { fn(mt) })
 }
