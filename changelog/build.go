@@ -111,7 +111,8 @@ type BuildOptions struct {
 	AllowRemoteRefs bool
 	// Paths restricts every snapshot to some of its paths.
 	Paths specs.PathFilter
-	// Progress, when set, is told after each snapshot is loaded.
+	// Progress, when set, is told after each snapshot is loaded, by the
+	// goroutine that loaded it: calls may come at once.
 	Progress func()
 	// Pair is how the two snapshots of each release are loaded.
 	Pair specs.PairOptions

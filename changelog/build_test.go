@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apiver/apiver/policy"
@@ -35,16 +36,16 @@ func TestBuildLeavesNoLoadRunning(t *testing.T) {
 		{"a snapshot missing", failing, true},
 		{"the seed history", seed, false},
 	} {
-		var loadsTold int
-		_, err := Build(tc.paths, BuildOptions{Config: cfg, Progress: func() { loadsTold++ }})
+		var loadsTold atomic.Int64 // told by the loads, concurrently
+		_, err := Build(tc.paths, BuildOptions{Config: cfg, Progress: func() { loadsTold.Add(1) }})
 		if (err != nil) != tc.wantErr {
 			t.Fatalf("%s: Build: %v, want an error: %v", tc.name, err, tc.wantErr)
 		}
-		told := loadsTold
+		told := loadsTold.Load()
 		if stacks := loadingGoroutines(); stacks != "" {
 			t.Errorf("%s: after Build returned, its loading still runs:\n%s", tc.name, stacks)
 		}
-		if loadsTold != told {
+		if loadsTold.Load() != told {
 			t.Errorf("%s: a load was told after Build returned", tc.name)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestDeterminism runs every command as its own process three times with
-// GOMAXPROCS=1 and three times with GOMAXPROCS=8 (twenty times each in the
+// GOMAXPROCS=1 and three times with GOMAXPROCS=8 (ten times each in the
 // long suite): stdout, stderr, the exit code and every file written must be
 // the same bytes each time.
 func TestDeterminism(t *testing.T) {
@@ -25,7 +25,7 @@ func TestDeterminism(t *testing.T) {
 	t.Parallel()
 	runs := 3
 	if longtest.Enabled() {
-		runs = 20
+		runs = 10
 	}
 	seed, _ := filepath.Abs("../../testdata/seed-history")
 	golden, _ := filepath.Abs("../../testdata/golden/changelog.json")
