@@ -154,6 +154,7 @@ func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.
 	}
 	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs}
 	if cmp.sources != nil {
+		budgetForFix(cmp.sources.base.Size() + cmp.sources.revision.Size())
 		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base, false), cmp.sources.loader(cmp.sources.revision, true)
 	}
 	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)

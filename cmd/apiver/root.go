@@ -277,8 +277,7 @@ const (
 	// when something is fixable, and would hold parse trees for nothing
 	// when not.
 	reloadable
-	// keptParsed keeps the files parsed, and budgets memory for the fix's
-	// loads beside the comparison's: apiver fix.
+	// keptParsed keeps the files parsed: apiver fix.
 	keptParsed
 )
 
@@ -298,7 +297,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, reuse reuse) (*compar
 		}
 		return f.compareDocuments(cfg, basePath, revisionPath)
 	}
-	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath, reuse == keptParsed)
+	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath)
 	if err != nil {
 		return nil, err
 	}
@@ -306,8 +305,8 @@ func (f *pairFlags) compare(basePath, revisionPath string, reuse reuse) (*compar
 	if reuse != loadOnce {
 		opts.Keep, opts.Validator = reuse == keptParsed, prune.NewValidator()
 		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: opts}
-		sources.opts.Note = nil // the reloads are the fix's, not the check's
-		sources.opts.Keep = true
+		sources.opts.Note = nil  // the reloads are the fix's, not the check's
+		sources.opts.Keep = true // the fix loads each source twice
 	}
 	base, revision, err := specs.LoadReducedPair(baseSrc, revisionSrc, opts)
 	if err != nil {
@@ -336,7 +335,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, reuse reuse) (*compar
 // loadPair loads both snapshots with the config's limits, for a comparison
 // of the two.
 func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
-	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath, false)
+	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -344,9 +343,8 @@ func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (
 }
 
 // readPair reads both files with the config's limits, and says how to load
-// them as a pair; again says the pair will be loaded again (with a fix's
-// text) while the first load is held.
-func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string, again bool) (base, revision *specs.Source, opts specs.PairOptions, err error) {
+// them as a pair.
+func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string) (base, revision *specs.Source, opts specs.PairOptions, err error) {
 	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
 		return nil, nil, opts, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
 	}
@@ -355,9 +353,6 @@ func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string, a
 		return nil, nil, opts, err
 	}
 	opts = pairOptions(f.fullPipeline, f.verbose, f.stderr)
-	if again {
-		opts.Read = budgetForFix
-	}
 	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
 	return base, revision, opts, err
 }
