@@ -140,9 +140,11 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		note("%s: not reduced: %s; %s loaded whole too, without its descriptions and examples", uncut.path, uncut.doc.Why, partner.path)
 		baseText, revText = base.emptied(), revision.emptied()
 	default:
-		red := prune.Decide(base.doc, revision.doc)
+		var red *prune.Reduction
 		if opts.ChangesOnly {
 			red = prune.DecideOnly(base.doc, revision.doc, changedOperations(base.doc, revision.doc), true)
+		} else {
+			red = prune.Decide(base.doc, revision.doc)
 		}
 		validator := opts.validator()
 		texts, err := red.Texts([]*prune.Doc{base.doc, revision.doc}, validator)
