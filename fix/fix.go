@@ -34,6 +34,29 @@ type Input struct {
 	Version string
 	// MaxSize bounds the other files read (sizelimit.ReadFile's limit).
 	MaxSize int64
+	// parsed, when set, keeps the first parse of Base and Revision for the
+	// fixes after it (Run fixes again with fewer targets).
+	parsed *parsedInput
+}
+
+type parsedInput struct{ base, rev *doc }
+
+// docs parses base and revision, once for all fixes of in when in.parsed
+// is set. The trees are only read: edits render clones.
+func (in Input) docs() (base, rev *doc, err error) {
+	if in.parsed != nil && in.parsed.base != nil {
+		return in.parsed.base, in.parsed.rev, nil
+	}
+	if base, err = parseDoc(in.Base.Path, in.Base.Data); err != nil {
+		return nil, nil, err
+	}
+	if rev, err = parseDoc(in.Revision.Path, in.Revision.Data); err != nil {
+		return nil, nil, err
+	}
+	if in.parsed != nil {
+		in.parsed.base, in.parsed.rev = base, rev
+	}
+	return base, rev, nil
 }
 
 // Added is a version the fix added, carrying the revision's content of
@@ -60,20 +83,32 @@ type Result struct {
 	// Notes are targets that were restored without a new version, and
 	// why, one line each.
 	Notes []string
+
+	// base and rev are the trees the fix read, fixed the parse of Data:
+	// Verify reads them instead of parsing each text again.
+	base, rev, fixed *doc
+}
+
+// fixedDoc is the parse of Data, made once.
+func (r *Result) fixedDoc(path string) (*doc, error) {
+	if r.fixed == nil {
+		d, err := parseDoc(path, r.Data)
+		if err != nil {
+			return nil, err
+		}
+		r.fixed = d
+	}
+	return r.fixed, nil
 }
 
 // Fix plans and applies the edits.
 func Fix(in Input) (*Result, error) {
-	base, err := parseDoc(in.Base.Path, in.Base.Data)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := parseDoc(in.Revision.Path, in.Revision.Data)
+	base, rev, err := in.docs()
 	if err != nil {
 		return nil, err
 	}
 	newAnchorNames(base, rev)
-	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}}}
+	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}, base: base, rev: rev}}
 	baseOps, revOps := specs.Operations(in.Base.Doc, in.Product), specs.Operations(in.Revision.Doc, in.Product)
 	byOp := map[string][]string{}
 	for _, t := range in.Targets {

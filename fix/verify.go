@@ -87,8 +87,12 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 			return same
 		}
 		if revDoc == nil {
-			r, revErr := parseDoc(revision.Path, revision.Data)
-			f, fixedErr := parseDoc(revision.Path, res.Data)
+			r := res.rev
+			var revErr error
+			if r == nil {
+				r, revErr = parseDoc(revision.Path, revision.Data)
+			}
+			f, fixedErr := res.fixedDoc(revision.Path)
 			if revErr != nil || fixedErr != nil {
 				return false
 			}
@@ -115,11 +119,14 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 // the components they use, read in the fixed file as in the base (the
 // $refs into other files that the fix copied mapped back).
 func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
-	baseDoc, err := parseDoc(base.Path, base.Data)
-	if err != nil {
-		return err
+	baseDoc := res.base
+	if baseDoc == nil {
+		var err error
+		if baseDoc, err = parseDoc(base.Path, base.Data); err != nil {
+			return err
+		}
 	}
-	fixedDoc, err := parseDoc(base.Path, res.Data)
+	fixedDoc, err := res.fixedDoc(base.Path)
 	if err != nil {
 		return fmt.Errorf("the fixed file does not parse: %w", err)
 	}
