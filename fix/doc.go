@@ -20,16 +20,29 @@ type doc struct {
 	anchors *anchorNames
 }
 
-func parseDoc(path string, data []byte) (*doc, error) {
-	var top yaml.Node
-	if err := yaml.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+func parseDoc(path string, data []byte) (*doc, error) { return readDoc(path, data, nil) }
+
+// readDoc is parseDoc taking the tree from parsed, when set and it holds
+// one for data (what yaml.Unmarshal makes of it, only read here).
+func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, error) {
+	var root *yaml.Node
+	if parsed != nil {
+		root = parsed(data)
 	}
-	if len(top.Content) == 0 || top.Content[0].Kind != yaml.MappingNode {
+	if root == nil {
+		var top yaml.Node
+		if err := yaml.Unmarshal(data, &top); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if len(top.Content) > 0 {
+			root = top.Content[0]
+		}
+	}
+	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: not a mapping at the top", path)
 	}
-	d := &doc{path: path, data: data, root: top.Content[0], lineStart: []int{0}}
-	d.json = top.Content[0].Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+	d := &doc{path: path, data: data, root: root, lineStart: []int{0}}
+	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	for i, b := range data {
 		if b == '\n' && i+1 < len(data) {
 			d.lineStart = append(d.lineStart, i+1)

@@ -37,6 +37,8 @@ type Input struct {
 	// parsed, when set, keeps the first parse of Base and Revision for the
 	// fixes after it (Run fixes again with fewer targets).
 	parsed *parsedInput
+	// trees is Options.Trees.
+	trees func([]byte) *yaml.Node
 }
 
 type parsedInput struct{ base, rev *doc }
@@ -47,10 +49,10 @@ func (in Input) docs() (base, rev *doc, err error) {
 	if in.parsed != nil && in.parsed.base != nil {
 		return in.parsed.base, in.parsed.rev, nil
 	}
-	if base, err = parseDoc(in.Base.Path, in.Base.Data); err != nil {
+	if base, err = readDoc(in.Base.Path, in.Base.Data, in.trees); err != nil {
 		return nil, nil, err
 	}
-	if rev, err = parseDoc(in.Revision.Path, in.Revision.Data); err != nil {
+	if rev, err = readDoc(in.Revision.Path, in.Revision.Data, in.trees); err != nil {
 		return nil, nil, err
 	}
 	if in.parsed != nil {
@@ -87,12 +89,13 @@ type Result struct {
 	// base and rev are the trees the fix read, fixed the parse of Data:
 	// Verify reads them instead of parsing each text again.
 	base, rev, fixed *doc
+	trees            func([]byte) *yaml.Node
 }
 
 // fixedDoc is the parse of Data, made once.
 func (r *Result) fixedDoc(path string) (*doc, error) {
 	if r.fixed == nil {
-		d, err := parseDoc(path, r.Data)
+		d, err := readDoc(path, r.Data, r.trees)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +111,7 @@ func Fix(in Input) (*Result, error) {
 		return nil, err
 	}
 	newAnchorNames(base, rev)
-	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}, base: base, rev: rev}}
+	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}, base: base, rev: rev, trees: in.trees}}
 	baseOps, revOps := specs.Operations(in.Base.Doc, in.Product), specs.Operations(in.Revision.Doc, in.Product)
 	byOp := map[string][]string{}
 	for _, t := range in.Targets {

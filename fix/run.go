@@ -9,6 +9,7 @@ import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Options are what Run needs besides the two snapshots: the check's
@@ -31,6 +32,10 @@ type Options struct {
 	// the pairs that changed: the snapshots may leave out the operations
 	// that did not. Nil loads the fixed revision whole.
 	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
+	// Trees, when set, gives the parse tree the caller holds of a text
+	// (base, revision or the fixed text; nil when it holds none), which
+	// the fix reads instead of parsing the text again.
+	Trees func(data []byte) *yaml.Node
 }
 
 // Run fixes what the check of base against revision (before) found
@@ -48,7 +53,7 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 	if opts.Version == "" && len(targets) > 0 {
 		return nil, nil, fmt.Errorf("%s: no date in its name: give --version or --date for the new version", revision.Path)
 	}
-	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), parsed: &parsedInput{}}
+	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), parsed: &parsedInput{}, trees: opts.Trees}
 	res, after, err := fixAndCheck(in, opts)
 	if err != nil {
 		return nil, nil, err

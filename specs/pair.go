@@ -207,6 +207,20 @@ func changedOperations(b, r *prune.Doc) map[string]bool {
 	return changed
 }
 
+// Tree is the source's parsed YAML tree, what yaml.Unmarshal makes of its
+// text, for a caller that edits the text (apiver fix) and would otherwise
+// parse it again: nil when the text is JSON (which the fast pass reads
+// with a parser of its own) or fails the structure check. The tree is
+// shared: only read it. It is parsed once until the source is released
+// (PairOptions.Keep keeps it).
+func (s *Source) Tree() *yaml.Node {
+	s.prepare()
+	if s.doc == nil || s.doc.JSON() {
+		return nil
+	}
+	return s.doc.Root()
+}
+
 // release drops the parse tree: a later load of the source (a fix's)
 // parses its text again.
 func (s *Source) release() { s.doc, s.indexOnce = nil, sync.Once{} }

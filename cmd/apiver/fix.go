@@ -156,6 +156,9 @@ func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.
 	if cmp.sources != nil {
 		budgetForFix(cmp.sources.base.Size() + cmp.sources.revision.Size())
 		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base, false), cmp.sources.loader(cmp.sources.revision, true)
+		if !cmp.sources.opts.Full {
+			opts.Trees = cmp.sources.tree
+		}
 	}
 	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)
 	if err != nil {

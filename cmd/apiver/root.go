@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
@@ -401,13 +403,30 @@ type pairSources struct {
 // operations that differ (specs.PairOptions.ChangesOnly).
 func (p *pairSources) loader(from *specs.Source, changesOnly bool) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-		if p.edited == nil || !bytes.Equal(p.editedText, edited) {
-			p.edited, p.editedText = p.revision.WithData(edited), edited
-		}
 		opts := p.opts
 		opts.ChangesOnly = changesOnly
-		return specs.LoadReducedPair(from, p.edited, opts)
+		return specs.LoadReducedPair(from, p.editedSource(edited), opts)
 	}
+}
+
+// editedSource is the source of edited bytes, the same for the same bytes.
+func (p *pairSources) editedSource(edited []byte) *specs.Source {
+	if p.edited == nil || !bytes.Equal(p.editedText, edited) {
+		p.edited, p.editedText = p.revision.WithData(edited), edited
+	}
+	return p.edited
+}
+
+// tree is the parse tree of data, the base's, the revision's or an edit's,
+// from the source the loads parse it in: the fix reads the tree that its
+// loads read.
+func (p *pairSources) tree(data []byte) *yaml.Node {
+	for _, s := range []*specs.Source{p.base, p.revision} {
+		if bytes.Equal(s.Data(), data) {
+			return s.Tree()
+		}
+	}
+	return p.editedSource(data).Tree()
 }
 
 func parseDate(flag, value string) (civil.Date, error) {
