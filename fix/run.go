@@ -23,15 +23,21 @@ type Options struct {
 	// fixable.
 	Version         string
 	AllowRemoteRefs bool
-	// Load, when set, loads the base and the fixed revision (its bytes)
-	// for the check of the result, as the command loads a pair (the fast
-	// path); nil loads the fixed revision whole against Base.
-	Load func(fixed []byte) (base, revision *specs.Snapshot, err error)
 	// LoadAgainstRevision, when set, loads the revision and the fixed
 	// revision as a pair, for Verify's diff of the two, which reads only
 	// the pairs that changed: the snapshots may leave out the operations
 	// that did not. Nil loads the fixed revision whole.
 	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
+	// LoadChanges and Checked, when both are set, make the check of the
+	// fixed text cost what the fix changed: LoadChanges loads the base and
+	// the fixed text (its bytes) as a pair that may leave out the
+	// operations the same in both, and those are taken from Checked, the
+	// diff of the base with the revision that the fix answers. A finding
+	// on an operation left out then has the base's location: the fix
+	// reads its check for which findings remain, never where. Nil loads
+	// the fixed revision whole against Base.
+	LoadChanges func(edited []byte) (base, fixed *specs.Snapshot, err error)
+	Checked     *diff.Result
 	// Trees, when set, gives the parse tree the caller holds of a text
 	// (base, revision or the fixed text; nil when it holds none), which
 	// the fix reads instead of parsing the text again.
@@ -95,8 +101,9 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	}
 	base := in.Base
 	var fixed *specs.Snapshot
-	if opts.Load != nil {
-		base, fixed, err = opts.Load(res.Data)
+	changesOnly := opts.Checked != nil && opts.LoadChanges != nil
+	if changesOnly {
+		base, fixed, err = opts.LoadChanges(res.Data)
 	} else {
 		var doc *openapi3.T
 		doc, err = specs.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
@@ -111,5 +118,31 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if changesOnly {
+		left := leftOut(opts.Checked.Base, result.Base, result.Revision)
+		result.Base = append(result.Base, left...)
+		result.Revision = append(result.Revision, left...)
+	}
 	return res, policy.Check(policy.Input{Base: base, Revision: fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
+}
+
+// leftOut are the operations of the base (all) that neither side of a
+// load for changes holds: those the base and the fixed text have the same,
+// so the base's is the fixed text's too. Their pairs would compare an
+// operation with itself and change nothing; the policy reads them for
+// their versions and dates.
+func leftOut(all []*specs.Operation, sides ...[]*specs.Operation) []*specs.Operation {
+	loaded := map[string]bool{}
+	for _, ops := range sides {
+		for _, op := range ops {
+			loaded[op.Key()] = true
+		}
+	}
+	var out []*specs.Operation
+	for _, op := range all {
+		if !loaded[op.Key()] {
+			out = append(out, op)
+		}
+	}
+	return out
 }

@@ -45,7 +45,8 @@ type PairOptions struct {
 	// ChangesOnly loads the pair for its changes alone: operations the same
 	// in both documents are left out of both where they can be, instead of
 	// kept as skeletons for their versions, so the snapshots may lack them
-	// (a fix's check that it moved only what it meant to).
+	// (a fix's checks of its result, which read those from the comparison
+	// that the fix answers).
 	ChangesOnly bool
 }
 

@@ -142,7 +142,9 @@ func notFixable(stderr io.Writer, left *policy.Report) error {
 }
 
 // runFix fixes a checked pair and holds the result to the fix's promise
-// (fix.Verify): what `apiver fix` writes, and what check offers.
+// (fix.Verify): what `apiver fix` writes, and what check offers. Its check
+// of the fixed text loads only what differs from the base, and reads the
+// rest from the comparison's diff (fix.Options.Checked).
 func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
 	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
 	if err != nil {
@@ -155,7 +157,8 @@ func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.
 	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs}
 	if cmp.sources != nil {
 		budgetForFix(cmp.sources.base.Size() + cmp.sources.revision.Size())
-		opts.Load, opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.base, false), cmp.sources.loader(cmp.sources.revision, true)
+		opts.LoadChanges, opts.Checked = cmp.sources.loader(cmp.sources.base), cmp.result
+		opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.revision)
 		if !cmp.sources.opts.Full {
 			opts.Trees = cmp.sources.tree
 		}

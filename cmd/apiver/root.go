@@ -399,12 +399,13 @@ type pairSources struct {
 
 // loader loads from (the base or the revision) against edited bytes in
 // place of the revision's (apiver fix's result, checked before it is
-// written), as the comparison loaded its pair; changesOnly loads only the
-// operations that differ (specs.PairOptions.ChangesOnly).
-func (p *pairSources) loader(from *specs.Source, changesOnly bool) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+// written), for the operations that differ alone
+// (specs.PairOptions.ChangesOnly): the fix reads the others from the
+// comparison.
+func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 		opts := p.opts
-		opts.ChangesOnly = changesOnly
+		opts.ChangesOnly = true
 		return specs.LoadReducedPair(from, p.editedSource(edited), opts)
 	}
 }
