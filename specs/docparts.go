@@ -28,6 +28,7 @@ type outline struct {
 	document digest
 	json     bool
 	sunset   civil.Date
+	retired  bool
 }
 
 // digest is a prune Signature: 128 bits.
@@ -55,6 +56,9 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 		if sunset := mappingValue(info, "x-sunset"); sunset != nil && sunset.Kind == yaml.ScalarNode {
 			o.sunset = sunsetOf(map[string]any{"x-sunset": sunset.Value})
 		}
+	}
+	if lc := mappingValue(doc.Root(), LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
+		o.retired = retired(map[string]any{LifecycleExtension: lc.Value})
 	}
 	d.outline, d.places = o, positionsOf(doc.Root())
 	return true
@@ -97,7 +101,7 @@ func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
 		ops = append(ops, op)
 	}
 	slices.SortFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
-	d.ops, d.lines, d.sunset = ops, d.outline.lines, d.outline.sunset
+	d.ops, d.lines, d.sunset, d.Retired = ops, d.outline.lines, d.outline.sunset, d.outline.retired
 	return true
 }
 

@@ -32,10 +32,10 @@ func byDocument(cfg policy.Config, paths ...string) (bool, error) {
 		folders[i] = p != sizelimit.Stdin && specs.IsFolder(p)
 	}
 	switch cfg.Versioning.By {
-	case policy.ByDocument:
+	case policy.ByDocument, policy.ByResource:
 		for i, p := range paths {
 			if !folders[i] {
-				return false, fmt.Errorf("%s: versioning.by is document: want a folder of version documents (or REF:FOLDER), not a file", p)
+				return false, fmt.Errorf("%s: versioning.by is %s: want a folder of version documents (or REF:FOLDER), not a file", p, cfg.Versioning.By)
 			}
 		}
 		return true, nil
@@ -70,15 +70,12 @@ func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath stri
 	if err != nil {
 		return nil, err
 	}
-	var base, revision *specs.DocumentSet
-	if base, err = specs.ReadDocumentSet(basePath, baseOpts); err != nil {
-		return nil, err
-	}
-	if revision, err = specs.ReadDocumentSet(revisionPath, revisionOpts); err != nil {
+	sets, err := specs.ReadDocumentSets([]string{basePath, revisionPath}, []specs.LoadOptions{baseOpts, revisionOpts})
+	if err != nil {
 		return nil, err
 	}
 	// LoadDocumentPair tells opts.Read what it holds at once.
-	return specs.LoadDocumentPair(base, revision, pairOptions(f.fullPipeline, f.verbose, f.stderr))
+	return specs.LoadDocumentPair(sets[0], sets[1], pairOptions(f.fullPipeline, f.verbose, f.stderr))
 }
 
 // compareDocuments is compare for two document sets.
@@ -132,7 +129,7 @@ func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, 
 // documentMigration is the migration guide between two version documents
 // of a set.
 func documentMigration(cfg policy.Config, path, from, to string, paths specs.PathFilter) (changelog.Migration, error) {
-	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
+	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()})
 	if err != nil {
 		return changelog.Migration{}, err
 	}
@@ -252,6 +249,9 @@ func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.Do
 	baseOpts, _, err := f.loadOptions(cmp.config)
 	if err != nil {
 		return nil, err
+	}
+	if fixed.ByResource && baseOpts.Layout == specs.LayoutAuto {
+		baseOpts.Layout = specs.LayoutResources
 	}
 	base, err := specs.ReadDocumentSet(basePath, baseOpts)
 	if err != nil {
