@@ -408,8 +408,8 @@ type documentFile struct {
 	// resource is the folder that holds the version's folder (or the
 	// dated file itself), from the set's root; "" for the root itself.
 	path, version, resource string
-	date          civil.Date
-	preRelease    bool
+	date                    civil.Date
+	preRelease              bool
 }
 
 // documentDepth is how many folders down version documents are looked
