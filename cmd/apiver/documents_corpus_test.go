@@ -295,10 +295,11 @@ func eachOperationContent(op *yaml.Node, fn func(content *yaml.Node)) {
 }
 
 // TestWriteDocumentSplit writes, for scripts/bench.sh, the corpus pair
-// 2024-11-19 → 2024-12-19 into APIVER_SPLIT_TO as published (two files)
-// and split into version documents (docs/2024-11-19/, docs/2024-12-19/),
-// as TestDocumentFormFindsMediaTypeErrors splits them. Skipped unless the
-// variable is set.
+// 2024-11-19 → 2024-12-19 into APIVER_SPLIT_TO as published (two files),
+// split into version documents (docs/2024-11-19/, docs/2024-12-19/), as
+// TestDocumentFormFindsMediaTypeErrors splits them, and into resource
+// trees (resources/2024-11-19/, resources/2024-12-19/: splitResourceTree).
+// Skipped unless the variable is set.
 func TestWriteDocumentSplit(t *testing.T) {
 	out := os.Getenv("APIVER_SPLIT_TO")
 	if out == "" {
@@ -312,6 +313,7 @@ func TestWriteDocumentSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeVersionDocuments(t, filepath.Join(out, "docs", dateOf(name)), "atlas-api.%s.yaml", parseDocument(t, name, text), "atlas")
+		writeResourceTree(t, filepath.Join(out, "resources", dateOf(name)), parseDocument(t, name, text), "atlas")
 		writeCaseFile(t, filepath.Join(out, name), text)
 	}
 }
