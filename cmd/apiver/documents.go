@@ -205,8 +205,8 @@ func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
 			return err
 		}
 	}
-	for _, v := range res.Restored {
-		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", v, res.New, escape.Text(res.NewPath))
+	for _, r := range res.Restored {
+		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", r.Version, res.New, escape.Text(r.NewPath))
 	}
 	return notFixable(opts.stderr, left)
 }
@@ -250,7 +250,9 @@ func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.Do
 	if err != nil {
 		return nil, err
 	}
-	if fixed.ByResource && baseOpts.Layout == specs.LayoutAuto {
+	// The fixed set is the revision's, in its layout.
+	baseOpts.Layout = specs.LayoutDocuments
+	if fixed.ByResource {
 		baseOpts.Layout = specs.LayoutResources
 	}
 	base, err := specs.ReadDocumentSet(basePath, baseOpts)
