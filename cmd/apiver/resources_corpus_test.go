@@ -144,7 +144,7 @@ func splitResourceTree(doc *yaml.Node, product string) map[string]*yaml.Node {
 var componentRef = regexp.MustCompile(`^#/components/([^/]+)/([^/]+)$`)
 
 // reachedComponents is a copy of the components that from reaches through
-// $refs, and everything reached from them, in the components' order; the
+// $refs and discriminator mappings, and everything reached from them, in the components' order; the
 // security schemes are kept whole (the global security names them).
 func reachedComponents(components, from *yaml.Node) *yaml.Node {
 	if components == nil {
@@ -156,15 +156,10 @@ func reachedComponents(components, from *yaml.Node) *yaml.Node {
 		if n == nil {
 			return
 		}
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == "$ref" {
-					if m := componentRef.FindStringSubmatch(n.Content[i+1].Value); m != nil && !reached[[2]string{m[1], m[2]}] {
-						reached[[2]string{m[1], m[2]}] = true
-						walk(lookup(lookup(components, m[1]), m[2]))
-					}
-				}
-			}
+		// A $ref, or a discriminator's mapping, names a component.
+		if m := componentRef.FindStringSubmatch(n.Value); n.Kind == yaml.ScalarNode && m != nil && !reached[[2]string{m[1], m[2]}] {
+			reached[[2]string{m[1], m[2]}] = true
+			walk(lookup(lookup(components, m[1]), m[2]))
 		}
 		for _, c := range n.Content {
 			walk(c)
