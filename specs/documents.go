@@ -117,6 +117,20 @@ func (s *DocumentSet) DocumentOf(resource, version string) *VersionDocument {
 	return nil
 }
 
+// Serving is the document of a resource ("" outside a resource tree) that
+// serves a version of the set: the resource's own document of it, else its
+// latest released one of an earlier date; nil when it has none yet.
+func (s *DocumentSet) Serving(resource, version string) *VersionDocument {
+	if d := s.DocumentOf(resource, version); d != nil {
+		return d
+	}
+	_, date, _, _, err := VersionOfName(version)
+	if err != nil {
+		return nil
+	}
+	return s.Predecessor(&VersionDocument{Resource: resource, Date: date})
+}
+
 // Predecessor is the released document a document succeeds: the latest
 // released one of an earlier date, of the same resource. Nil for the
 // first.
