@@ -103,11 +103,17 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 			}
 		}
 		slices.Sort(sizes)
-		var held int64
-		for _, n := range sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):] {
-			held += n
+		held := sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):]
+		if revision.ByResource {
+			// A resource tree's comparisons each load copies, all held
+			// until the diff: as large as the documents at most.
+			held = sizes
 		}
-		opts.Read(held)
+		var total int64
+		for _, n := range held {
+			total += n
+		}
+		opts.Read(total)
 	}
 	if opts.Validator == nil {
 		// The documents of a set share most of what they cut: each part
