@@ -66,7 +66,7 @@ var apiVersion = regexp.MustCompile(`^v\d+(\.\d+)?$`)
 // renamed (KeepVersion), and the components they reach. An operation
 // without a version V carries forward; an unversioned one is declared in
 // its resource's first version. The result is the documents' YAML, by
-// their path in the tree (RESOURCE/V/spec.yaml).
+// their path in the tree (RESOURCE/V/spec.yaml); none without paths.
 func SplitResources(text []byte, product string) (map[string][]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
@@ -79,7 +79,7 @@ func SplitResources(text []byte, product string) (map[string][]byte, error) {
 	root := doc.Content[0]
 	paths := entries(value(root, "paths"))
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("no paths")
+		return map[string][]byte{}, nil
 	}
 	var names [][]string
 	for _, p := range paths {
