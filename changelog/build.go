@@ -126,7 +126,7 @@ type BuildOptions struct {
 
 // load is how the i-th snapshot is read.
 func (o BuildOptions) load(i int) specs.LoadOptions {
-	l := specs.LoadOptions{AllowRemoteRefs: o.AllowRemoteRefs, MaxSize: o.Config.MaxSpecSize(), MaxNodes: o.Config.MaxNodes(), Paths: o.Paths}
+	l := specs.LoadOptions{AllowRemoteRefs: o.AllowRemoteRefs, MaxSize: o.Config.MaxSpecSize(), MaxNodes: o.Config.MaxNodes(), Paths: o.Paths, Layout: o.Config.Layout()}
 	if i < len(o.Dates) {
 		l.Date = o.Dates[i]
 	}

@@ -25,7 +25,13 @@ func ListDocumentSnapshots(dir string) ([]string, error) {
 // is read and compared on its own (specs.LoadDocumentPair), so that two
 // snapshots at most are held at a time.
 func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
-	read := func(i int) (*specs.DocumentSet, error) { return specs.ReadDocumentSet(dirs[i], opts.load(i)) }
+	read := func(i int, tree bool) (*specs.DocumentSet, error) {
+		o := opts.load(i)
+		if tree && o.Layout == specs.LayoutAuto {
+			o.Layout = specs.LayoutResources
+		}
+		return specs.ReadDocumentSet(dirs[i], o)
+	}
 	inOrder := func(base, revision *specs.DocumentSet) error {
 		return inDateOrder(inputName(base.Ref, base.Path), base.Date, inputName(revision.Ref, revision.Path), revision.Date)
 	}
@@ -33,9 +39,11 @@ func BuildDocuments(dirs []string, opts BuildOptions) (*History, error) {
 }
 
 // documentHistory compares each of n snapshots of version documents (read
-// reads the i-th) with the one before it, after inOrder, when set, accepts
-// the two, and builds the history of their releases.
-func documentHistory(n int, read func(i int) (*specs.DocumentSet, error), inOrder func(base, revision *specs.DocumentSet) error, opts BuildOptions) (*History, error) {
+// reads the i-th, as a resource tree when tree is set) with the one before
+// it, after inOrder, when set, accepts the two, and builds the history of
+// their releases. When one of two is found a resource tree, both are read
+// so, that their versions pair.
+func documentHistory(n int, read func(i int, tree bool) (*specs.DocumentSet, error), inOrder func(base, revision *specs.DocumentSet) error, opts BuildOptions) (*History, error) {
 	if opts.Pair.Validator == nil {
 		// Consecutive snapshots share most of their documents' parts: each
 		// is read once.
@@ -50,13 +58,18 @@ func documentHistory(n int, read func(i int) (*specs.DocumentSet, error), inOrde
 		if i == 0 {
 			continue
 		}
-		base, err := read(i - 1)
+		base, err := read(i-1, false)
 		if err != nil {
 			return nil, err
 		}
-		revision, err := read(i)
+		revision, err := read(i, base.ByResource)
 		if err != nil {
 			return nil, err
+		}
+		if revision.ByResource && !base.ByResource {
+			if base, err = read(i-1, true); err != nil {
+				return nil, err
+			}
 		}
 		if inOrder != nil {
 			if err := inOrder(base, revision); err != nil {
@@ -128,7 +141,8 @@ func BuildDocumentFolder(dir string, opts BuildOptions) (*History, error) {
 	}
 	slices.SortFunc(dates, func(a, b civil.Date) int { return a.Compare(b) })
 	dates = slices.Compact(dates)
-	read := func(i int) (*specs.DocumentSet, error) {
+	read := func(i int, _ bool) (*specs.DocumentSet, error) {
+		// Every release reads the whole folder, so its layout is found once.
 		set, err := specs.ReadDocumentSet(dir, opts.load(0))
 		if err != nil {
 			return nil, err

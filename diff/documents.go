@@ -9,9 +9,11 @@ import "github.com/apiver/apiver/specs"
 //     Same pair (an in-place change); a document whose bytes did not
 //     change is not diffed;
 //   - a released document new in the revision is compared with its
-//     predecessor (the latest earlier released document): each operation
-//     both hold is a Bump, one new in it is Added, and one it dropped is
-//     Removed at the new version with the predecessor named;
+//     predecessor (the latest earlier released document, of its resource
+//     in a resource tree): each operation both hold is a Bump, one new in
+//     it is Added, and one it dropped is Removed at the new version with
+//     the predecessor named, or in a resource tree carried forward: the
+//     predecessor's version of it continues;
 //   - a new pre-release document's operations are Added, and every
 //     operation of a document gone from the revision is Removed at its
 //     version.
@@ -99,6 +101,11 @@ func addDocumentPairs(res *Result, pair *specs.DocumentPair, c *specs.DocumentCo
 			p.Changes = withoutIDs(p.Changes, JudgedByDate)
 		case p.Kind == Unversioned:
 			p.Kind = Same
+		case p.Kind == Removed && c.New && pair.Revision.ByResource:
+			// A resource version declares the operations it changes: one
+			// it does not declare carries forward from its predecessor,
+			// which is compared with itself.
+			continue
 		case p.Kind == Removed && c.New:
 			// Dropped from the new document: removed in that version, while
 			// the predecessor still holds it.

@@ -3,6 +3,7 @@ package fix
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -16,16 +17,24 @@ import (
 
 // DocumentResult is a fix of a set of version documents.
 type DocumentResult struct {
-	// Restored are the versions whose documents are restored from the base.
-	Restored []string
-	// New is the new document's version and NewPath its file; "" when
-	// nothing is fixable.
-	New, NewPath string
+	// Restored are the documents restored from the base, in path order.
+	Restored []RestoredDocument
+	// New is the new documents' version, "" when nothing is fixable, and
+	// NewPaths their files: one, or in a resource tree one per resource
+	// fixed.
+	New      string
+	NewPaths []string
 	// Files are the new bytes of the documents the fix writes, by path:
-	// those restored, and the new one.
+	// those restored, and the new ones.
 	Files map[string][]byte
 	// Set is the revision set as fixed, read afresh, for its check.
 	Set *specs.DocumentSet
+}
+
+// RestoredDocument is a document restored from the base, and the new
+// document its changes move to.
+type RestoredDocument struct {
+	Version, Path, NewPath string
 }
 
 // stabilityDecreased: a stability level lowered in place takes back a
@@ -36,60 +45,100 @@ const stabilityDecreased = "api-stability-decreased"
 // released document the revision changed in a breaking way is restored
 // from the base, and the revision's newest document becomes a new document
 // of version (a date after it), its file named as the newest one's with
-// the date replaced, so the changes are released there. Changes that the
-// newest document does not carry cannot move to a new document: nothing
-// is fixed then, and the check of the result lists them.
+// the date replaced, so the changes are released there. In a resource
+// tree each resource is fixed so, with its own newest document. Changes
+// that the newest document does not carry cannot move to a new document:
+// nothing is fixed then (of that resource), and the check of the result
+// lists them.
 func Documents(pair *specs.DocumentPair, report *policy.Report, version civil.Date) (*DocumentResult, error) {
 	res := &DocumentResult{Files: map[string][]byte{}}
-	changed := map[string]bool{}
+	changed := map[*specs.VersionDocument]bool{}
 	for _, f := range report.Findings {
 		if f.Rule == policy.BreakingChangeWithoutNewVersion && f.Severity == policy.Error && !f.Exempted && !f.Preexisting && f.Version != "" && f.Change != stabilityDecreased {
-			changed[f.Version] = true
-		}
-	}
-	released := pair.Revision.Released()
-	if len(released) == 0 {
-		return res, nil
-	}
-	newest := released[len(released)-1]
-	if !changed[newest.Version] || pair.Base.Document(newest.Version) == nil {
-		return res, nil
-	}
-	if !version.After(newest.Date) {
-		return nil, fmt.Errorf("the new document's date %s must be after %s, the newest document's: give --version", version, newest.Version)
-	}
-	for _, v := range slices.Sorted(func(yield func(string) bool) {
-		for v := range changed {
-			if !yield(v) {
-				return
+			if d := changedDocument(pair.Revision, f); d != nil {
+				changed[d] = true
 			}
 		}
-	}) {
-		b, r := pair.Base.Document(v), pair.Revision.Document(v)
-		if b == nil || r == nil {
+	}
+	resources := map[string]bool{}
+	for d := range changed {
+		resources[d.Resource] = true
+	}
+	type added struct {
+		from *specs.VersionDocument
+		path string
+	}
+	var news []added
+	for _, resource := range slices.Sorted(maps.Keys(resources)) {
+		var newest *specs.VersionDocument
+		for _, d := range pair.Revision.Released() {
+			if d.Resource == resource {
+				newest = d
+			}
+		}
+		if newest == nil || !changed[newest] || pair.Base.DocumentOf(resource, newest.Version) == nil {
 			continue
 		}
-		res.Restored = append(res.Restored, v)
-		res.Files[r.Path()] = b.Source.Data()
+		if !version.After(newest.Date) {
+			return nil, fmt.Errorf("the new document's date %s must be after %s, the newest document's: give --version", version, newest.Version)
+		}
+		if pair.Revision.DocumentOf(resource, version.String()) != nil {
+			return nil, fmt.Errorf("%s: version %s has a document already: give --version", pair.Revision.Path, version)
+		}
+		newPath := renamed(newest.Path(), newest.Version, version.String())
+		for _, r := range pair.Revision.Documents {
+			b := pair.Base.DocumentOf(resource, r.Version)
+			if !changed[r] || r.Resource != resource || b == nil {
+				continue
+			}
+			res.Restored = append(res.Restored, RestoredDocument{Version: r.Version, Path: r.Path(), NewPath: newPath})
+			res.Files[r.Path()] = b.Source.Data()
+		}
+		res.Files[newPath] = newest.Source.Data()
+		res.NewPaths = append(res.NewPaths, newPath)
+		news = append(news, added{newest, newPath})
 	}
-	res.New, res.NewPath = version.String(), renamed(newest.Path(), newest.Version, version.String())
-	if pair.Revision.Document(res.New) != nil {
-		return nil, fmt.Errorf("%s: version %s has a document already: give --version", pair.Revision.Path, res.New)
+	if len(news) == 0 {
+		return res, nil
 	}
-	res.Files[res.NewPath] = newest.Source.Data()
+	res.New = version.String()
+	slices.SortFunc(res.Restored, func(a, b RestoredDocument) int { return cmp.Compare(a.Path, b.Path) })
 
-	set := &specs.DocumentSet{Path: pair.Revision.Path, Ref: pair.Revision.Ref, Date: pair.Revision.Date}
+	set := &specs.DocumentSet{Path: pair.Revision.Path, Ref: pair.Revision.Ref, Date: pair.Revision.Date, ByResource: pair.Revision.ByResource}
 	for _, d := range pair.Revision.Documents {
 		data, ok := res.Files[d.Path()]
 		if !ok {
 			data = d.Source.Data()
 		}
-		set.Documents = append(set.Documents, &specs.VersionDocument{Version: d.Version, Date: d.Date, PreRelease: d.PreRelease, Source: d.Source.WithData(data)})
+		set.Documents = append(set.Documents, &specs.VersionDocument{Version: d.Version, Date: d.Date, PreRelease: d.PreRelease, Resource: d.Resource, Source: d.Source.WithData(data)})
 	}
-	set.Documents = append(set.Documents, &specs.VersionDocument{Version: res.New, Date: version, Source: newest.Source.WithFile(res.NewPath, res.Files[res.NewPath])})
-	slices.SortFunc(set.Documents, func(a, b *specs.VersionDocument) int { return cmp.Compare(a.Version, b.Version) })
+	for _, n := range news {
+		set.Documents = append(set.Documents, &specs.VersionDocument{Version: res.New, Date: version, Resource: n.from.Resource, Source: n.from.Source.WithFile(n.path, res.Files[n.path])})
+	}
+	slices.SortFunc(set.Documents, func(a, b *specs.VersionDocument) int {
+		return cmp.Or(cmp.Compare(a.Version, b.Version), cmp.Compare(a.Resource, b.Resource))
+	})
 	res.Set = set
 	return res, nil
+}
+
+// changedDocument is the revision's document a finding of an in-place
+// change is in: the one of its version (in a resource tree, the one of
+// that version that holds its operation, or that its location names).
+func changedDocument(set *specs.DocumentSet, f policy.Finding) *specs.VersionDocument {
+	var found *specs.VersionDocument
+	for _, d := range set.Documents {
+		if d.Version != f.Version {
+			continue
+		}
+		if !set.ByResource || (f.Location != nil && f.Location.File == d.Path() && f.Location.Ref == d.Source.Ref()) {
+			return d
+		}
+		if slices.ContainsFunc(d.Operations(), func(op *specs.Operation) bool { return op.Name() == f.Operation }) {
+			found = d
+		}
+	}
+	return found
 }
 
 // renamed is a document's path with its version replaced: in the file's
@@ -117,7 +166,7 @@ func (r *DocumentResult) Unified(original func(path string) []byte) []byte {
 		}
 	}) {
 		from, old := escape.DiffPath("a/"+p), ""
-		if p == r.NewPath {
+		if slices.Contains(r.NewPaths, p) {
 			from = "/dev/null"
 		} else {
 			old = string(original(p))

@@ -315,6 +315,8 @@ func (c *checker) removedVersions() {
 		l := c.clock().lifecycle(c.in.Base, baseOp, baseOp.Version(p.Version), successor)
 		var why string
 		switch {
+		case l.State == Retired:
+			continue // no longer served: no client breaks
 		case l.State == Stable:
 			why = "while it was not deprecated"
 		case l.SunsetOn.IsZero():
@@ -345,7 +347,7 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 				Message: fmt.Sprintf("Version %s is still present after its sunset on %s%s.", l.Version, l.SunsetOn, c.clients(l.Version, movedTo(l.Successor))),
 			}, "")
 		}
-		if earliest := l.DeprecatedOn.AddMonths(months); !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
+		if earliest := l.DeprecatedOn.AddMonths(months); l.State != Retired && !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
 			c.add(Finding{
 				Rule: SunsetTooEarly, Operation: l.Operation, Version: l.Version, Location: l.Location,
 				Message: fmt.Sprintf("Version %s declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", l.Version, l.DeclaredSunset, l.DeprecatedOn, months, earliest),

@@ -79,12 +79,27 @@ const (
 	ByMediaType = "media-type"
 	// ByDocument: one document per version, named with its date.
 	ByDocument = "document"
+	// ByResource: a resource tree, vervet's layout: a folder per resource,
+	// a folder per version of it (RESOURCE/YYYY-MM-DD[~stability]/spec.yaml).
+	ByResource = "resource"
 )
+
+// Layout is how a folder input's documents are read.
+func (c Config) Layout() specs.Layout {
+	switch c.Versioning.By {
+	case ByDocument:
+		return specs.LayoutDocuments
+	case ByResource:
+		return specs.LayoutResources
+	}
+	return specs.LayoutAuto
+}
 
 // Versioning is the config's versioning: section.
 type Versioning struct {
-	// By is ByMediaType or ByDocument; unset, a folder input is read as
-	// version documents and a file as media types.
+	// By is ByMediaType, ByDocument or ByResource; unset, a folder input
+	// is read as version documents (a resource tree when its shape says
+	// so) and a file as media types.
 	By string `yaml:"by"`
 	// Select is how a client asks for a version, for the messages, the
 	// migration guides and the site.
@@ -423,9 +438,9 @@ var (
 
 func (v Versioning) validate() error {
 	switch v.By {
-	case "", ByMediaType, ByDocument:
+	case "", ByMediaType, ByDocument, ByResource:
 	default:
-		return fmt.Errorf("versioning.by: %q is not %s or %s", v.By, ByMediaType, ByDocument)
+		return fmt.Errorf("versioning.by: %q is not %s, %s or %s", v.By, ByMediaType, ByDocument, ByResource)
 	}
 	s := v.Select
 	switch {

@@ -21,6 +21,9 @@ const (
 	// Upcoming is a version dated after the clock's date: scheduled, not
 	// yet released, so it deprecates nothing yet.
 	Upcoming State = "upcoming"
+	// Retired is a version marked sunset in its document
+	// (x-snyk-api-lifecycle): no longer served, so it may be removed.
+	Retired State = "sunset"
 )
 
 // Lifecycle is one version's deprecation clock.
@@ -104,6 +107,15 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 // with the successor and the dates it is scheduled to deprecate and sunset
 // it on.
 func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
+	l := c.served(s, op, v, successor)
+	if v.Retired {
+		l.State = Retired
+	}
+	return l
+}
+
+// served is a version's clock as if it were served, for lifecycle.
+func (c Clock) served(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
 	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
 	if c.upcoming(v.Date) {
 		l.State, l.Released = Upcoming, v.Date
@@ -182,6 +194,9 @@ type SunsetCalendar struct {
 	Overdue, Upcoming []Lifecycle
 	// Scheduled versions are dated after Date: not yet released, by date.
 	Scheduled []Lifecycle
+	// Retired versions are marked sunset, no longer served: by operation
+	// and version.
+	Retired []Lifecycle
 }
 
 // Calendar picks the versions whose sunset is past or within days of the
@@ -193,6 +208,8 @@ func Calendar(c Clock, lifecycles []Lifecycle, days int) SunsetCalendar {
 		switch {
 		case l.State == Upcoming:
 			cal.Scheduled = append(cal.Scheduled, l)
+		case l.State == Retired:
+			cal.Retired = append(cal.Retired, l)
 		case l.SunsetOn.IsZero():
 		case l.State == SunsetOverdue:
 			cal.Overdue = append(cal.Overdue, l)

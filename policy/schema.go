@@ -89,7 +89,7 @@ func ConfigSchema() ([]byte, error) {
 	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestSpecSizeMiB)), def.MaxSpecSizeMiB
 
 	v := prop(s, "versioning")
-	prop(v, "by").Enum = []any{ByMediaType, ByDocument}
+	prop(v, "by").Enum = []any{ByMediaType, ByDocument, ByResource}
 	sel := prop(v, "select")
 	prop(sel, "header").Pattern = headerName.String()
 	prop(sel, "query").Pattern = queryName.String()

@@ -53,9 +53,12 @@ func countStates(lifecycles []policy.Lifecycle) string {
 	for _, s := range []policy.State{policy.Stable, policy.Deprecated, policy.SunsetOverdue, policy.PreRelease} {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 	}
-	// Scheduled versions are rare: counted only when there are some.
-	if n := counts[policy.Upcoming]; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", n, policy.Upcoming))
+	// Scheduled and retired versions are rare: counted only when there
+	// are some.
+	for _, s := range []policy.State{policy.Upcoming, policy.Retired} {
+		if n := counts[s]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, s))
+		}
 	}
 	return plural(len(lifecycles), "version") + ": " + strings.Join(parts, ", ")
 }
@@ -69,9 +72,11 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 			Within   int                `json:"withinDays"`
 			Overdue  []policy.Lifecycle `json:"overdue"`
 			Upcoming []policy.Lifecycle `json:"upcoming"`
-			// Scheduled versions are rare: listed only when there are some.
+			// Scheduled and retired versions are rare: listed only when
+			// there are some.
 			Scheduled []policy.Lifecycle `json:"scheduled,omitempty"`
-		}{cal.Date.String(), cal.Days, orEmpty(cal.Overdue), orEmpty(cal.Upcoming), cal.Scheduled})
+			Retired   []policy.Lifecycle `json:"retired,omitempty"`
+		}{cal.Date.String(), cal.Days, orEmpty(cal.Overdue), orEmpty(cal.Upcoming), cal.Scheduled, cal.Retired})
 	case "ics":
 		return sunsetICS(w, cal)
 	}
@@ -92,6 +97,13 @@ func Sunset(w io.Writer, format string, cal policy.SunsetCalendar) error {
 		fmt.Fprintln(tw, "  RELEASE\tWHEN\tOPERATION\tVERSION")
 		for _, l := range cal.Scheduled {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", dateOf(l.Released), daysText(cal.Date.DaysSince(l.Released)), escape.Text(l.Operation), escape.Text(l.Version))
+		}
+	}
+	if len(cal.Retired) > 0 {
+		fmt.Fprintf(tw, "Sunset, no longer served (%d)\n", len(cal.Retired))
+		fmt.Fprintln(tw, "  OPERATION\tVERSION\tSUCCESSOR")
+		for _, l := range cal.Retired {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", escape.Text(l.Operation), escape.Text(l.Version), dash(escape.Text(l.Successor)))
 		}
 	}
 	return tw.Flush()

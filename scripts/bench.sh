@@ -10,8 +10,8 @@
 #
 #   scripts/bench.sh            the real pairs, pull requests on the newest snapshot (one
 #                               that passes, one that fails and gets the fix offer), the
-#                               same pair and pull request as version documents, and the
-#                               history (needs ../shared/corpus)
+#                               same pair and pull request as version documents, the same
+#                               pair as resource trees, and the history (needs ../shared/corpus)
 #   scripts/bench.sh growth     generated specs: 1k, 5k, 20k operations; 1, 10, 100 changed
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,6 +84,10 @@ cp -r "$split/docs/2024-12-19" "$split/docs/pr"
 newest=$(ls "$split/docs/pr" | tail -1)
 "$work/benchspec" one "$split/docs/2024-12-19/$newest" "$split/docs/pr/$newest"
 "$work/benchspec" one "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
+# The same pair as resource trees (benchspec resources: vervet's layout).
+for date in 2024-11-19 2024-12-19; do
+  "$work/benchspec" resources "$split/atlas-api-$date.yaml" atlas "$split/trees/$date"
+done
 check=("$work/apiver" check --config "$config")
 for _ in $(seq "$runs"); do
   measure apiver-pr "${check[@]}" --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
@@ -98,6 +102,8 @@ for _ in $(seq "$runs"); do
   measure apiver-full-pair "${check[@]}" --full-pipeline --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
   measure doc-pair "${check[@]}" --format json "$split/docs/2024-11-19" "$split/docs/2024-12-19"
   measure doc-pr "${check[@]}" --format json "$split/docs/2024-12-19" "$split/docs/pr"
+  measure tree-pair "${check[@]}" --format json "$split/trees/2024-11-19" "$split/trees/2024-12-19"
+  measure mt-pair "${check[@]}" --format json "$split/atlas-api-2024-11-19.yaml" "$split/atlas-api-2024-12-19.yaml"
   measure mt-pr "${check[@]}" --format json "$split/atlas-api-2024-12-19.yaml" "$split/pr-2024-12-19.yaml"
   measure apiver-history "$work/apiver" changelog build --config "$config" "$specs" -o "$work/history.json"
   measure kin-history "$work/oasdiffdirect" -load "$specs"/*.yaml
@@ -113,5 +119,6 @@ compare "the same, check vs apiver diff (no policy and no fix offer)" apiver-pai
 compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pair oasdiff-pair
 compare "the same pair as 8 version documents a side vs the 2 published files" doc-pair apiver-pair
 compare "one operation changed in the newest version document vs in the published file" doc-pr mt-pr
+compare "the same pair as resource trees (89 documents a side) vs the 2 published files" tree-pair mt-pair
 compare "changelog build of the 23 snapshots vs kin-openapi loading each once" apiver-history kin-history
 compare "the same, changelog build --full-pipeline" apiver-full-history kin-history

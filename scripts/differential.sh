@@ -38,7 +38,7 @@ fi
 
 # Nearly every input reaches new code in kin-openapi or oasdiff; minimising
 # each (60 s by default) would spend the budget.
-for target in FuzzPipelinesAgree FuzzDocumentPipelinesAgree; do
+for target in FuzzPipelinesAgree FuzzDocumentPipelinesAgree FuzzResourcePipelinesAgree; do
   echo "== fuzz: $target for $fuzztime"
   go test ./cmd/apiver -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -fuzzminimizetime 1x -timeout 0 >"$log" 2>&1 || { status=1; grep -vE '^fuzz: elapsed' "$log" || true; }
   execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)

@@ -61,12 +61,13 @@ type DocumentPair struct {
 
 // DocumentComparisons pairs the documents of two sets: a version in both
 // with itself; a released version new in the revision with its
-// predecessor there (the latest earlier released document); a new
-// pre-release and a version gone with nothing.
+// predecessor there (the latest earlier released document, of its
+// resource in a resource tree); a new pre-release and a version gone with
+// nothing.
 func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
 	var out []*DocumentComparison
 	for _, r := range revision.Documents {
-		switch b := base.Document(r.Version); {
+		switch b := base.DocumentOf(r.Resource, r.Version); {
 		case b != nil:
 			out = append(out, &DocumentComparison{Base: b, Revision: r})
 		case r.PreRelease:
@@ -76,7 +77,7 @@ func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
 		}
 	}
 	for _, b := range base.Documents {
-		if revision.Document(b.Version) == nil {
+		if revision.DocumentOf(b.Resource, b.Version) == nil {
 			out = append(out, &DocumentComparison{Base: b})
 		}
 	}
@@ -102,11 +103,17 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 			}
 		}
 		slices.Sort(sizes)
-		var held int64
-		for _, n := range sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):] {
-			held += n
+		held := sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):]
+		if revision.ByResource {
+			// A resource tree's comparisons each load copies, all held
+			// until the diff: as large as the documents at most.
+			held = sizes
 		}
-		opts.Read(held)
+		var total int64
+		for _, n := range held {
+			total += n
+		}
+		opts.Read(total)
 	}
 	if opts.Validator == nil {
 		// The documents of a set share most of what they cut: each part
@@ -140,7 +147,7 @@ func (p *DocumentPair) reset() {
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
 			d.Source = d.Source.WithData(d.Source.data)
-			d.Snapshot, d.ops, d.lines, d.sunset, d.outline, d.places = nil, nil, nil, civil.Date{}, nil, nil
+			d.Snapshot, d.ops, d.lines, d.sunset, d.Retired, d.outline, d.places = nil, nil, nil, civil.Date{}, false, nil, nil
 		}
 	}
 	p.Comparisons = DocumentComparisons(p.Base, p.Revision)
@@ -204,7 +211,7 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 		if r.Snapshot != nil {
 			b.Snapshot = r.Snapshot.renamed(b.Source.path, b.Source.ref)
 		}
-		b.ops, b.lines, b.sunset = r.ops, r.lines, r.sunset
+		b.ops, b.lines, b.sunset, b.Retired = r.ops, r.lines, r.sunset, r.Retired
 	}
 	for _, c := range pair.Comparisons {
 		if !c.Diff {
@@ -266,6 +273,7 @@ func (d *VersionDocument) readOperations() {
 	if d.Snapshot.Doc.Info != nil {
 		d.sunset = sunsetOf(d.Snapshot.Doc.Info.Extensions)
 	}
+	d.Retired = retired(d.Snapshot.Doc.Extensions)
 }
 
 // mappingValue is the value of key in the mapping n, nil when none.

@@ -28,6 +28,7 @@ type outline struct {
 	document digest
 	json     bool
 	sunset   civil.Date
+	retired  bool
 }
 
 // digest is a prune Signature: 128 bits.
@@ -55,6 +56,9 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 		if sunset := mappingValue(info, "x-sunset"); sunset != nil && sunset.Kind == yaml.ScalarNode {
 			o.sunset = sunsetOf(map[string]any{"x-sunset": sunset.Value})
 		}
+	}
+	if lc := mappingValue(doc.Root(), LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
+		o.retired = retired(map[string]any{LifecycleExtension: lc.Value})
 	}
 	d.outline, d.places = o, positionsOf(doc.Root())
 	return true
@@ -97,7 +101,7 @@ func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
 		ops = append(ops, op)
 	}
 	slices.SortFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
-	d.ops, d.lines, d.sunset = ops, d.outline.lines, d.outline.sunset
+	d.ops, d.lines, d.sunset, d.Retired = ops, d.outline.lines, d.outline.sunset, d.outline.retired
 	return true
 }
 
@@ -203,9 +207,14 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				opts.Note(fmt.Sprintf("%s, %s: %d operations changed, %d of them diffed in another comparison", c.Base.Path(), c.Revision.Path(), len(own)+len(c.Covered), len(c.Covered)))
 			}
 		}
+		// In a resource tree most operations are in one document a side:
+		// every comparison of two documents holds the views of their
+		// operations in its copies (those it does not diff as skeletons),
+		// so that no document is loaded on its own for them.
+		copied := c.Diff || (p.Revision.ByResource && c.Base != nil && c.Revision != nil && !c.Identical)
 		// Every part of every document is read as the loader reads it: in
 		// a copy loaded or cut from it (Texts reads what it cuts), or here.
-		holding := c.Diff && (slices.Contains(holders, c.Base) || slices.Contains(holders, c.Revision))
+		holding := copied && (p.Revision.ByResource || slices.Contains(holders, c.Base) || slices.Contains(holders, c.Revision))
 		if !holding {
 			for _, d := range docs {
 				if !validated[d] {
@@ -216,7 +225,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				}
 			}
 		}
-		if c.Diff {
+		if copied {
 			bd, rd := c.Base.Source.doc, c.Revision.Source.doc
 			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
 			if holding {
@@ -302,26 +311,34 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	for _, d := range holders {
 		r.done(d)
 	}
-	var rest []*VersionDocument
-	for _, set := range []*DocumentSet{p.Base, p.Revision} {
+	// The revision's documents first: a base document whose operations
+	// read as those of a revision document loaded here (of its own
+	// version, unchanged) borrows them.
+	var loadErr error
+	for _, set := range []*DocumentSet{p.Revision, p.Base} {
+		var rest []*VersionDocument
 		for _, d := range set.Documents {
 			if d.ops == nil && !d.borrow(views) {
 				rest = append(rest, d)
 			}
 		}
+		for _, d := range rest {
+			d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
+		}
+		if err := loadAll(rest, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
+			return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+		}); err != nil {
+			if loadErr == nil || set == p.Base {
+				loadErr = err // the base's is the first in order
+			}
+			continue
+		}
+		for _, d := range rest {
+			d.readOperations()
+			d.addViews(views, d.ops)
+		}
 	}
-	for _, d := range rest {
-		d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
-	}
-	if err := loadAll(rest, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
-	}); err != nil {
-		return true, false, err
-	}
-	for _, d := range rest {
-		d.readOperations()
-	}
-	return true, false, nil
+	return true, false, loadErr
 }
 
 // reader reads the documents of a pair's comparisons by the fast pass,

@@ -31,10 +31,30 @@ type DocumentSet struct {
 	// YYYY-MM-DD in the folder's name, else the commit date of a git input;
 	// zero when none gives one.
 	Date civil.Date
-	// Documents are the version documents, by version name: a date sorts
-	// before its pre-releases.
+	// Documents are the version documents, by version name (a date sorts
+	// before its pre-releases), then by resource.
 	Documents []*VersionDocument
+	// ByResource says the set is a resource tree (vervet's layout): each
+	// resource versions its own operations, so versions pair within a
+	// resource, and an operation a newer version of its resource does not
+	// declare continues from the older one.
+	ByResource bool
 }
+
+// Layout is how the documents of a folder are read (LoadOptions.Layout).
+type Layout string
+
+const (
+	// LayoutAuto reads a folder as a resource tree when two resource
+	// folders hold a version of the same date (as version documents that
+	// would be two documents of one version), else as version documents.
+	LayoutAuto Layout = ""
+	// LayoutDocuments: one document per version of the whole API.
+	LayoutDocuments Layout = "documents"
+	// LayoutResources: a folder per resource, a version folder per version
+	// of it (RESOURCE/YYYY-MM-DD[~stability]/spec.yaml).
+	LayoutResources Layout = "resources"
+)
 
 // VersionDocument is one version's document in a DocumentSet.
 type VersionDocument struct {
@@ -44,7 +64,14 @@ type VersionDocument struct {
 	Version    string
 	Date       civil.Date
 	PreRelease bool
-	Source     *Source
+	// Resource is, in a resource tree, the folder of the resource the
+	// document versions, as a path from the tree's root; "" otherwise.
+	Resource string
+	// Retired says the document declares itself sunset (vervet's
+	// x-snyk-api-lifecycle: sunset at its root), read with its operations:
+	// its version is no longer served, and may be removed.
+	Retired bool
+	Source  *Source
 	// Snapshot is the document loaded, by LoadDocumentPair or
 	// LoadDocumentSet; nil when its operations were taken from another
 	// document where they read the same.
@@ -68,7 +95,8 @@ func (s *DocumentSet) Released() []*VersionDocument {
 	return slices.DeleteFunc(slices.Clone(s.Documents), func(d *VersionDocument) bool { return d.PreRelease })
 }
 
-// Document is the document of a version, or nil.
+// Document is the document of a version, or nil; in a resource tree, the
+// first resource's that has it (DocumentOf names the resource).
 func (s *DocumentSet) Document(version string) *VersionDocument {
 	for _, d := range s.Documents {
 		if d.Version == version {
@@ -78,12 +106,38 @@ func (s *DocumentSet) Document(version string) *VersionDocument {
 	return nil
 }
 
+// DocumentOf is the document of a version of a resource ("" outside a
+// resource tree), or nil.
+func (s *DocumentSet) DocumentOf(resource, version string) *VersionDocument {
+	for _, d := range s.Documents {
+		if d.Version == version && d.Resource == resource {
+			return d
+		}
+	}
+	return nil
+}
+
+// Serving is the document of a resource ("" outside a resource tree) that
+// serves a version of the set: the resource's own document of it, else its
+// latest released one of an earlier date; nil when it has none yet.
+func (s *DocumentSet) Serving(resource, version string) *VersionDocument {
+	if d := s.DocumentOf(resource, version); d != nil {
+		return d
+	}
+	_, date, _, _, err := VersionOfName(version)
+	if err != nil {
+		return nil
+	}
+	return s.Predecessor(&VersionDocument{Resource: resource, Date: date})
+}
+
 // Predecessor is the released document a document succeeds: the latest
-// released one of an earlier date. Nil for the first.
+// released one of an earlier date, of the same resource. Nil for the
+// first.
 func (s *DocumentSet) Predecessor(d *VersionDocument) *VersionDocument {
 	var pred *VersionDocument
 	for _, o := range s.Documents {
-		if !o.PreRelease && o.Date.Before(d.Date) {
+		if !o.PreRelease && o.Resource == d.Resource && o.Date.Before(d.Date) {
 			pred = o
 		}
 	}
@@ -91,10 +145,10 @@ func (s *DocumentSet) Predecessor(d *VersionDocument) *VersionDocument {
 }
 
 // Successor is the released document that deprecates d: the first released
-// one of a later date. Nil for the newest.
+// one of a later date, of the same resource. Nil for the newest.
 func (s *DocumentSet) Successor(d *VersionDocument) *VersionDocument {
 	for _, o := range s.Documents {
-		if !o.PreRelease && o.Date.After(d.Date) {
+		if !o.PreRelease && o.Resource == d.Resource && o.Date.After(d.Date) {
 			return o
 		}
 	}
@@ -199,12 +253,16 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 	fail := func(msg string) error { return &Error{File: arg, Msg: msg} }
 	docOpts := opts
 	docOpts.Date = civil.Date{}
+	// A document's $refs may reach any file of the snapshot (vervet's
+	// resources share ../../schemas), and nothing outside it.
+	docOpts.Root = arg
 	if ref, folder, ok := gitInput(arg); ok {
 		c, err := openCommit(ref)
 		if err != nil {
 			return nil, fail(err.Error())
 		}
 		set.Path, set.Ref = folder, ref
+		docOpts.Root = folder
 		list = func(dir string) ([]entry, error) { return c.list(dir) }
 		read = func(file string) (*Source, error) { return readAtCommit(ref+":"+file, c, file, docOpts) }
 		if set.Date.IsZero() {
@@ -233,9 +291,20 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 	} else if err != nil {
 		return nil, fail(err.Error())
 	}
-	byVersion := map[string]documentFile{}
+	set.ByResource, err = resourceTree(files, opts.Layout)
+	if err != nil {
+		return nil, err
+	}
+	if !set.ByResource {
+		for i := range files {
+			files[i].resource = ""
+		}
+	}
+	type key struct{ resource, version string }
+	byVersion := map[key]documentFile{}
 	for _, f := range files {
-		other, dup := byVersion[f.version]
+		k := key{f.resource, f.version}
+		other, dup := byVersion[k]
 		switch {
 		case !dup:
 		case sameDocument(other.path, f.path) && yamlForm(other.path) && yamlForm(f.path):
@@ -257,22 +326,81 @@ func ReadDocumentSet(arg string, opts LoadOptions) (*DocumentSet, error) {
 		default:
 			return nil, fail(fmt.Sprintf("%s and %s are both version %s: one document per version", other.path, f.path, f.version))
 		}
-		byVersion[f.version] = f
+		byVersion[k] = f
 	}
-	for _, v := range slices.Sorted(maps.Keys(byVersion)) {
-		f := byVersion[v]
+	for _, k := range slices.SortedFunc(maps.Keys(byVersion), func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.version, b.version), cmp.Compare(a.resource, b.resource))
+	}) {
+		f := byVersion[k]
 		src, err := read(f.path)
 		if err != nil {
 			return nil, err
 		}
 		src.version = f.version
-		set.Documents = append(set.Documents, &VersionDocument{Version: f.version, Date: f.date, PreRelease: f.preRelease, Source: src})
+		set.Documents = append(set.Documents, &VersionDocument{Version: f.version, Date: f.date, PreRelease: f.preRelease, Resource: f.resource, Source: src})
 	}
 	if len(set.Documents) == 0 {
-		return nil, fail("no version document: a .yaml, .yml or .json file with YYYY-MM-DD in its name or in its folder's name")
+		return nil, fail("no version document: a .yaml, .yml or .json file with YYYY-MM-DD in its name or in its folder's name, or a resource tree of RESOURCE/YYYY-MM-DD[~stability]/spec.yaml")
 	}
-	slices.SortFunc(set.Documents, func(a, b *VersionDocument) int { return cmp.Compare(a.Version, b.Version) })
 	return set, nil
+}
+
+// resourceTree decides whether the documents found are a resource tree:
+// as the layout says, or, left to detection, when two resource folders
+// hold a version of one date, which as version documents of the whole API
+// would be two documents of one version. In a resource tree every document
+// must be in a resource's folder.
+func resourceTree(files []documentFile, layout Layout) (bool, error) {
+	switch layout {
+	case LayoutDocuments:
+		return false, nil
+	case LayoutResources:
+		for _, f := range files {
+			if f.resource == "" {
+				return false, &Error{File: f.path, Msg: "not in a resource's folder: a resource tree (versioning.by: resource) holds RESOURCE/YYYY-MM-DD[~stability]/spec.yaml"}
+			}
+		}
+		return true, nil
+	}
+	resources := map[string]string{} // version -> the resource that has it
+	shared := false
+	for _, f := range files {
+		if f.resource == "" {
+			return false, nil
+		}
+		if r, ok := resources[f.version]; ok && r != f.resource {
+			shared = true
+		}
+		resources[f.version] = f.resource
+	}
+	return shared, nil
+}
+
+// ReadDocumentSets reads the sets compared with each other (a pair, a
+// history's snapshots), each as ReadDocumentSet does, and all in one
+// layout: when detection finds a resource tree in one of them, the others
+// are read as resource trees too, so that their versions pair.
+func ReadDocumentSets(args []string, opts []LoadOptions) ([]*DocumentSet, error) {
+	sets := make([]*DocumentSet, len(args))
+	tree := false
+	for i, arg := range args {
+		set, err := ReadDocumentSet(arg, opts[i])
+		if err != nil {
+			return nil, err
+		}
+		sets[i], tree = set, tree || set.ByResource
+	}
+	for i, set := range sets {
+		if tree && !set.ByResource && opts[i].Layout == LayoutAuto {
+			o := opts[i]
+			o.Layout = LayoutResources
+			var err error
+			if sets[i], err = ReadDocumentSet(args[i], o); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return sets, nil
 }
 
 // dateOfFolder is the first YYYY-MM-DD in a folder's name, zero when it
@@ -291,9 +419,11 @@ func dateOfFolder(folder string) (civil.Date, error) {
 }
 
 type documentFile struct {
-	path, version string
-	date          civil.Date
-	preRelease    bool
+	// resource is the folder that holds the version's folder (or the
+	// dated file itself), from the set's root; "" for the root itself.
+	path, version, resource string
+	date                    civil.Date
+	preRelease              bool
 }
 
 // documentDepth is how many folders down version documents are looked
@@ -313,8 +443,9 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 		// "./" stays: to git, it says the path is the working directory's.
 		return strings.TrimSuffix(dir, "/") + "/" + name
 	}
-	var walk func(dir, parent string, depth int) error
-	walk = func(dir, parent string, depth int) error {
+	// rel is dir as a path from folder, "" for folder itself.
+	var walk func(dir, rel, parent string, depth int) error
+	walk = func(dir, rel, parent string, depth int) error {
 		entries, err := list(dir)
 		if err != nil {
 			return err
@@ -330,7 +461,7 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 					if e.refused != "" {
 						return refuse()
 					}
-					if err := walk(file, e.name, depth+1); err != nil {
+					if err := walk(file, path.Join(rel, e.name), e.name, depth+1); err != nil {
 						return err
 					}
 				}
@@ -343,11 +474,14 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			// undated one holds other things (GitHub's dereferenced/,
 			// Azure's examples/), dated or not.
 			_, _, _, dated, _ := VersionOfName(parent)
-			named := e.name
+			named, resource := e.name, rel
 			if _, _, _, own, _ := VersionOfName(e.name); depth > 0 && !dated {
 				continue
 			} else if !own {
-				named = parent
+				named, resource = parent, path.Dir(rel)
+			}
+			if resource == "." {
+				resource = ""
 			}
 			version, date, pre, found, err := VersionOfName(named)
 			switch {
@@ -356,12 +490,12 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			case found && e.refused != "":
 				return refuse()
 			case found:
-				out = append(out, documentFile{path: file, version: version, date: date, preRelease: pre})
+				out = append(out, documentFile{path: file, version: version, resource: resource, date: date, preRelease: pre})
 			}
 		}
 		return nil
 	}
-	if err := walk(folder, "", 0); err != nil {
+	if err := walk(folder, "", "", 0); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -473,15 +607,19 @@ func insideDir(dir, p string) bool {
 // list, as Operations lists a snapshot's with media-type versions: each
 // operation carries one version per document that holds it (a
 // pre-release one for a pre-release document, or for an operation marked
-// draft, alpha or beta there), and is named and written as the newest of
-// them has it. Sorted by path and method.
+// draft, alpha or beta there; a Retired one where the document or the
+// operation is marked sunset), and is named and written as the newest of
+// them has it. A document is deprecated by the next released document,
+// whether or not it holds the operation; in a resource tree, by the next
+// released version of the operation in its resource: the ones it does not
+// declare carry forward. Sorted by path and method.
 func (s *DocumentSet) Operations() []*Operation {
 	byKey := map[string]*Operation{}
 	var keys []string
 	var prev *InDocument // the previous released document's, to point at its successor
 	for _, d := range s.Documents {
 		in := &InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
-		if !d.PreRelease {
+		if !d.PreRelease && !s.ByResource {
 			if prev != nil {
 				prev.Next = &Version{Name: d.Version, Date: d.Date}
 			}
@@ -495,7 +633,7 @@ func (s *DocumentSet) Operations() []*Operation {
 				keys = append(keys, op.Key())
 			}
 			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
-			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Retired: d.Retired || retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
 			} else {
@@ -505,7 +643,17 @@ func (s *DocumentSet) Operations() []*Operation {
 	}
 	ops := make([]*Operation, 0, len(keys))
 	for _, k := range keys {
-		ops = append(ops, byKey[k])
+		op := byKey[k]
+		if s.ByResource {
+			for i := range op.Versions {
+				in := *op.Versions[i].Document
+				if i+1 < len(op.Versions) {
+					in.Next = &Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
+				}
+				op.Versions[i].Document = &in
+			}
+		}
+		ops = append(ops, op)
 	}
 	slices.SortFunc(ops, func(a, b *Operation) int {
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))

@@ -159,3 +159,69 @@ func TestReadDocumentSetRefusesLinksAtRef(t *testing.T) {
 		t.Errorf("got %v; want the link api/api.2024-01-01.yaml named, and its target", err)
 	}
 }
+
+// TestReadResourceTree: a folder is a resource tree when the layout says so
+// or two resource folders share a version date; its versions pair within
+// their resource.
+func TestReadResourceTree(t *testing.T) {
+	t.Parallel()
+	layout := func(files ...string) string {
+		dir := t.TempDir()
+		for _, name := range files {
+			writeFile(t, dir, name, emptyDocument)
+		}
+		return dir
+	}
+	resources := func(set *specs.DocumentSet) []string {
+		var out []string
+		for _, d := range set.Documents {
+			out = append(out, d.Resource+"@"+d.Version)
+		}
+		return out
+	}
+
+	tree := layout("projects/2024-01-01/spec.yaml", "projects/2024-06-01~beta/spec.yaml", "projects/2025-01-01/spec.yaml",
+		"orgs/targets/2024-01-01/spec.yaml", "schemas/common.yaml")
+	set, err := specs.ReadDocumentSet(tree, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"orgs/targets@2024-01-01", "projects@2024-01-01", "projects@2024-06-01~beta", "projects@2025-01-01"}
+	if got := resources(set); !set.ByResource || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("a tree whose resources share a date: resource tree %v, %v; want %v", set.ByResource, got, want)
+	}
+	newest := set.DocumentOf("projects", "2025-01-01")
+	if p := set.Predecessor(newest); p == nil || p.Resource != "projects" || p.Version != "2024-01-01" {
+		t.Errorf("the predecessor of projects@2025-01-01 is %v, want projects@2024-01-01", p)
+	}
+	if s := set.Serving("orgs/targets", "2025-01-01"); s == nil || s.Version != "2024-01-01" {
+		t.Errorf("orgs/targets serves 2025-01-01 with %v, want its 2024-01-01", s)
+	}
+	if s := set.Successor(set.DocumentOf("orgs/targets", "2024-01-01")); s != nil {
+		t.Errorf("orgs/targets@2024-01-01 has successor %s@%s, want none: another resource's version deprecates nothing", s.Resource, s.Version)
+	}
+
+	// Azure's stable/ and preview/ share no version: version documents.
+	azure := layout("stable/2024-01-01/compute.json", "preview/2024-01-01-preview/compute.json")
+	if set, err := specs.ReadDocumentSet(azure, specs.LoadOptions{}); err != nil || set.ByResource {
+		t.Errorf("Azure's layout: resource tree %v, %v; want version documents", set != nil && set.ByResource, err)
+	}
+	// Sharing no date, a tree is one only when the layout says so.
+	apart := layout("projects/2024-01-01/spec.yaml", "targets/2024-02-01/spec.yaml")
+	if set, err := specs.ReadDocumentSet(apart, specs.LoadOptions{}); err != nil || set.ByResource {
+		t.Errorf("resources that share no date, detected: resource tree %v, %v; want version documents", set != nil && set.ByResource, err)
+	}
+	if set, err := specs.ReadDocumentSet(apart, specs.LoadOptions{Layout: specs.LayoutResources}); err != nil || !set.ByResource {
+		t.Errorf("resources that share no date, versioning.by resource: resource tree %v, %v; want one", set != nil && set.ByResource, err)
+	}
+	// Two resources' versions of one date read as documents of the whole
+	// API are two documents of one version.
+	if _, err := specs.ReadDocumentSet(tree, specs.LoadOptions{Layout: specs.LayoutDocuments}); err == nil || !strings.Contains(err.Error(), "one document per version") {
+		t.Errorf("a tree read as version documents: %v, want two documents of one version", err)
+	}
+	// In a tree, a dated file at the top is in no resource.
+	stray := layout("api.2024-01-01.yaml", "projects/2024-01-01/spec.yaml")
+	if _, err := specs.ReadDocumentSet(stray, specs.LoadOptions{Layout: specs.LayoutResources}); err == nil || !strings.Contains(err.Error(), "api.2024-01-01.yaml") {
+		t.Errorf("a dated file at the top of a tree: %v, want an error naming it", err)
+	}
+}

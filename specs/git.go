@@ -81,7 +81,7 @@ func readAtCommit(arg string, c *gitCommit, file string, opts LoadOptions) (*Sou
 			return nil, fail(err.Error())
 		}
 	}
-	return &Source{arg: arg, path: file, ref: c.ref, date: date, data: data, read: c.refReader(file, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
+	return &Source{arg: arg, path: file, ref: c.ref, date: date, data: data, read: c.refReader(file, opts.Root, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
 // gitCommit is one resolved commit; reads go by its hash, so every file of
@@ -234,13 +234,16 @@ func (c *gitCommit) commitDate() (civil.Date, error) {
 }
 
 // refReader reads the root document's $ref'd files at the commit, with the
-// same limits as on disk: URLs only when allowed, nothing outside the
-// directory of the root document, nothing above maxSize. kin-openapi hands
+// same limits as on disk: URLs only when allowed, nothing outside confine
+// (the directory of the root document when ""), nothing above maxSize. kin-openapi hands
 // over locations joined to the root's path as given (cleaned), so they keep
 // git's meaning of it.
-func (c *gitCommit) refReader(rootFile string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
-	remote := limitedRefReader(rootFile, allowRemote, maxSize, maxNodes)
+func (c *gitCommit) refReader(rootFile, confine string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
+	remote := limitedRefReader(rootFile, "", allowRemote, maxSize, maxNodes)
 	rootDir := path.Dir(path.Clean(rootFile))
+	if confine != "" {
+		rootDir = path.Clean(confine)
+	}
 	// path.Join drops a leading "./", which tells git the path is relative
 	// to the current directory rather than the top of the work tree.
 	cwdRelative := strings.HasPrefix(rootFile, "./") || strings.HasPrefix(rootFile, "../")

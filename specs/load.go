@@ -98,6 +98,11 @@ type LoadOptions struct {
 	MaxNodes int64
 	// Paths restricts the snapshot to some of its paths.
 	Paths PathFilter
+	// Root is the folder no $ref may leave: the snapshot's, for a version
+	// document; "" for the document's own folder.
+	Root string
+	// Layout is how a folder's documents are read (ReadDocumentSet).
+	Layout Layout
 }
 
 // Error is an input problem in a snapshot, reported as "file:line: message".
@@ -186,7 +191,7 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	if err != nil {
 		return nil, &Error{File: path, Msg: readProblem(err)}
 	}
-	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
+	return &Source{arg: path, path: path, date: date, data: data, read: limitedRefReader(path, opts.Root, opts.AllowRemoteRefs, opts.MaxSize, opts.MaxNodes), paths: opts.Paths, maxNodes: opts.MaxNodes}, nil
 }
 
 // WithData is a source like s, read from the same place with the same
@@ -310,16 +315,19 @@ func (e *RemoteRefError) Error() string {
 
 // refReader reads $ref'd files up to the default size limit.
 func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
-	return limitedRefReader(rootPath, allowRemote, 0, 0)
+	return limitedRefReader(rootPath, "", allowRemote, 0, 0)
 }
 
 // limitedRefReader reads $ref'd files. It refuses URLs unless allowed,
-// before any network access, files outside the root document's directory,
-// so an untrusted spec cannot read the machine's files, and files above
-// maxSize bytes (0: sizelimit.Default) or maxNodes nodes (0:
-// DefaultMaxNodes).
-func limitedRefReader(rootPath string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
-	rootDir := realPath(filepath.Dir(rootPath))
+// before any network access, files outside confine (the root document's
+// directory when ""), so an untrusted spec cannot read the machine's
+// files, and files above maxSize bytes (0: sizelimit.Default) or maxNodes
+// nodes (0: DefaultMaxNodes).
+func limitedRefReader(rootPath, confine string, allowRemote bool, maxSize, maxNodes int64) openapi3.ReadFromURIFunc {
+	if confine == "" {
+		confine = filepath.Dir(rootPath)
+	}
+	rootDir := realPath(confine)
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
 			if !allowRemote {

@@ -20,6 +20,18 @@ const StabilityExtension = "x-stability-level"
 // x-stability-level, as the oasdiff level it corresponds to (snykLevels).
 const SnykStabilityExtension = "x-snyk-api-stability"
 
+// LifecycleExtension is vervet's marker of where a version is in its life;
+// apiver reads its value sunset, on a document's root or an operation: the
+// version (of every operation of the document, or of the one) is retired,
+// no longer served.
+const LifecycleExtension = "x-snyk-api-lifecycle"
+
+// retired reports whether an object's extensions mark it sunset.
+func retired(extensions map[string]any) bool {
+	v, _ := extensions[LifecycleExtension].(string)
+	return v == "sunset"
+}
+
 // snykLevels are oasdiff's levels for vervet's.
 var snykLevels = map[string]string{"wip": "draft", "experimental": "alpha", "beta": "beta", "ga": "stable"}
 

@@ -161,6 +161,9 @@ type Version struct {
 	// Date is the version's date; for a pre-release, the date it names, if any.
 	Date       civil.Date
 	PreRelease bool
+	// Retired says the version is marked sunset (LifecycleExtension): no
+	// longer served, so removing it breaks no client.
+	Retired bool
 	// View is the operation restricted to this version: its parameters, and
 	// its request body and responses with only this version's media types
 	// (renamed to their version-free form) and the unversioned ones. For a
@@ -182,7 +185,8 @@ type InDocument struct {
 	// Sunset is the document's info.x-sunset, zero when none.
 	Sunset civil.Date
 	// Next is the released document after this one, which deprecates it
-	// whether or not it holds the operation; nil for the newest. Only its
+	// whether or not it holds the operation (in a resource tree, the next
+	// released version of the operation); nil for the newest. Only its
 	// Name and Date are set.
 	Next *Version
 }

@@ -142,7 +142,7 @@ name). One snapshot is a history of one release: it is read and checked as any o
 // each a snapshot; else the folder is one set of version documents, as
 // check reads it, and each date a document carries is a release (folder).
 func listHistory(cfg policy.Config, dir string) (paths []string, documents, folder bool, err error) {
-	if cfg.Versioning.By != policy.ByDocument {
+	if cfg.Layout() == specs.LayoutAuto {
 		paths, err = changelog.ListSnapshots(dir)
 		_, notOnDisk := os.Stat(dir) // REF:FOLDER is listed by reading it
 		switch {
@@ -154,7 +154,7 @@ func listHistory(cfg policy.Config, dir string) (paths []string, documents, fold
 			return nil, false, false, err // dated files that are wrong as snapshots
 		}
 	}
-	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes()}
+	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Layout: cfg.Layout()}
 	// A snapshot folder refused as a link out of the folder (a *specs.Error
 	// naming it) is the answer whichever kind the folder holds.
 	folders, folderErr := changelog.ListDocumentSnapshots(dir)
@@ -217,7 +217,7 @@ func namedHistory(cfg policy.Config, args []string) (paths []string, documents b
 		}
 	}
 	switch {
-	case cfg.Versioning.By == policy.ByDocument:
+	case cfg.Versioning.By == policy.ByDocument, cfg.Versioning.By == policy.ByResource:
 		return args, true, nil
 	case cfg.Versioning.By == policy.ByMediaType:
 		return args, false, nil
@@ -423,13 +423,13 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			}
 			var snapshots []*specs.Snapshot
 			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter})
+				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter, Layout: cfg.Layout()})
 				if err != nil {
 					return err
 				}
 				snapshots = []*specs.Snapshot{s}
 			} else {
-				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter}
+				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter, Layout: cfg.Layout()}
 				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
 				if err != nil {
 					return err

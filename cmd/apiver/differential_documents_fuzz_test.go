@@ -1,10 +1,13 @@
 package main
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/internal/benchspec"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,6 +35,36 @@ func FuzzDocumentPipelinesAgree(f *testing.F) {
 		return [][]string{
 			{"check", "base", "revision", "--base-date", "2023-01-01", "--revision-date", "2023-06-01", "--date", "2023-06-01"},
 			{"diff", "--format", "json", "base", "revision"},
+		}, strings.Join(texts, "\n")
+	})
+}
+
+// FuzzResourcePipelinesAgree is FuzzPipelinesAgree for resource trees: the
+// generated pair is split into one (benchspec.SplitResources: a resource
+// version declares the operations with that version, the others carry
+// forward), and check and diff run on the two trees through both
+// pipelines.
+func FuzzResourcePipelinesAgree(f *testing.F) {
+	fuzzPipelines(f, func(t *testing.T, p fuzzPair, c chooser) (commands [][]string, written string) {
+		writeCaseFile(t, "resource.yaml", []byte("versioning:\n  by: resource\n"))
+		var texts []string
+		for _, side := range []struct {
+			folder string
+			doc    *yaml.Node
+		}{{"base", p.baseDoc}, {"revision", p.revisionDoc}} {
+			tree, err := benchspec.SplitResources(encodeYAML(t, side.doc), "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range slices.Sorted(maps.Keys(tree)) {
+				file := filepath.Join(side.folder, filepath.FromSlash(name))
+				writeCaseFile(t, file, tree[name])
+				texts = append(texts, "-- "+file+" --\n"+string(tree[name]))
+			}
+		}
+		return [][]string{
+			{"check", "--config", "resource.yaml", "base", "revision", "--base-date", "2023-01-01", "--revision-date", "2023-06-01", "--date", "2023-06-01"},
+			{"diff", "--config", "resource.yaml", "--format", "json", "base", "revision"},
 		}, strings.Join(texts, "\n")
 	})
 }

@@ -32,10 +32,10 @@ func byDocument(cfg policy.Config, paths ...string) (bool, error) {
 		folders[i] = p != sizelimit.Stdin && specs.IsFolder(p)
 	}
 	switch cfg.Versioning.By {
-	case policy.ByDocument:
+	case policy.ByDocument, policy.ByResource:
 		for i, p := range paths {
 			if !folders[i] {
-				return false, fmt.Errorf("%s: versioning.by is document: want a folder of version documents (or REF:FOLDER), not a file", p)
+				return false, fmt.Errorf("%s: versioning.by is %s: want a folder of version documents (or REF:FOLDER), not a file", p, cfg.Versioning.By)
 			}
 		}
 		return true, nil
@@ -70,15 +70,12 @@ func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath stri
 	if err != nil {
 		return nil, err
 	}
-	var base, revision *specs.DocumentSet
-	if base, err = specs.ReadDocumentSet(basePath, baseOpts); err != nil {
-		return nil, err
-	}
-	if revision, err = specs.ReadDocumentSet(revisionPath, revisionOpts); err != nil {
+	sets, err := specs.ReadDocumentSets([]string{basePath, revisionPath}, []specs.LoadOptions{baseOpts, revisionOpts})
+	if err != nil {
 		return nil, err
 	}
 	// LoadDocumentPair tells opts.Read what it holds at once.
-	return specs.LoadDocumentPair(base, revision, pairOptions(f.fullPipeline, f.verbose, f.stderr))
+	return specs.LoadDocumentPair(sets[0], sets[1], pairOptions(f.fullPipeline, f.verbose, f.stderr))
 }
 
 // compareDocuments is compare for two document sets.
@@ -130,30 +127,49 @@ func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, 
 }
 
 // documentMigration is the migration guide between two version documents
-// of a set.
+// of a set; in a resource tree, between the documents of each resource
+// that serve the two versions (specs.DocumentSet.Serving).
 func documentMigration(cfg policy.Config, path, from, to string, paths specs.PathFilter) (changelog.Migration, error) {
-	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths})
+	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()})
 	if err != nil {
 		return changelog.Migration{}, err
 	}
-	docs := [2]*specs.VersionDocument{set.Document(from), set.Document(to)}
-	for i, v := range []string{from, to} {
-		if docs[i] == nil {
+	for _, v := range []string{from, to} {
+		if set.Document(v) == nil {
 			var have []string
 			for _, d := range set.Documents {
 				have = append(have, d.Version)
 			}
-			return changelog.Migration{}, fmt.Errorf("%s: no version document %s (it has %s)", path, v, strings.Join(have, ", "))
+			return changelog.Migration{}, fmt.Errorf("%s: no version document %s (it has %s)", path, v, strings.Join(slices.Compact(slices.Sorted(slices.Values(have))), ", "))
 		}
 	}
-	if docs[0].Snapshot, docs[1].Snapshot, err = specs.LoadReducedPair(docs[0].Source, docs[1].Source, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
-		return changelog.Migration{}, err
+	resources := []string{""}
+	if set.ByResource {
+		resources = nil
+		for _, d := range set.Documents {
+			if !slices.Contains(resources, d.Resource) {
+				resources = append(resources, d.Resource)
+			}
+		}
+		slices.Sort(resources)
 	}
-	res, err := diff.CompareDocumentVersions(docs[0], docs[1], diff.Options{Levels: cfg.ChangeLevels()})
-	if err != nil {
-		return changelog.Migration{}, err
+	all := &diff.Result{ByDocument: true}
+	for _, resource := range resources {
+		docs := [2]*specs.VersionDocument{set.Serving(resource, from), set.Serving(resource, to)}
+		if docs[0] == nil || docs[1] == nil || docs[0] == docs[1] {
+			continue
+		}
+		if docs[0].Snapshot, docs[1].Snapshot, err = specs.LoadReducedPair(docs[0].Source, docs[1].Source, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
+			return changelog.Migration{}, err
+		}
+		res, err := diff.CompareDocumentVersions(docs[0], docs[1], diff.Options{Levels: cfg.ChangeLevels()})
+		if err != nil {
+			return changelog.Migration{}, err
+		}
+		all.Pairs = append(all.Pairs, res.Pairs...)
 	}
-	m := changelog.NewMigration(from, to, res)
+	slices.SortStableFunc(all.Pairs, func(a, b *diff.Pair) int { return specs.CompareOperationNames(a.Operation, b.Operation) })
+	m := changelog.NewMigration(from, to, all)
 	m.Select = cfg.Versioning.Select.Request(to)
 	return m, nil
 }
@@ -208,8 +224,8 @@ func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
 			return err
 		}
 	}
-	for _, v := range res.Restored {
-		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", v, res.New, escape.Text(res.NewPath))
+	for _, r := range res.Restored {
+		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", r.Version, res.New, escape.Text(r.NewPath))
 	}
 	return notFixable(opts.stderr, left)
 }
@@ -252,6 +268,11 @@ func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.Do
 	baseOpts, _, err := f.loadOptions(cmp.config)
 	if err != nil {
 		return nil, err
+	}
+	// The fixed set is the revision's, in its layout.
+	baseOpts.Layout = specs.LayoutDocuments
+	if fixed.ByResource {
+		baseOpts.Layout = specs.LayoutResources
 	}
 	base, err := specs.ReadDocumentSet(basePath, baseOpts)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/apiver/apiver/internal/benchspec"
 	"maps"
 	"os"
 	"path/filepath"
@@ -147,11 +148,6 @@ func checkFindingsOf(t *testing.T, args []string, r pipelineRun) []checkFinding 
 	return report.Findings
 }
 
-// versionedType is a vendor media type of the product naming a dated version.
-func versionedType(product string) *regexp.Regexp {
-	return regexp.MustCompile(`^application/vnd\.` + regexp.QuoteMeta(product) + `\.(\d{4}-\d{2}-\d{2})\+(.+)$`)
-}
-
 // writeVersionDocuments splits a media-type snapshot into version
 // documents in dir, one per dated version it names, at the path pattern
 // names with the version for %s (api.%s.yaml, %s/spec.yaml; JSON for
@@ -185,7 +181,7 @@ type versionDocument struct {
 // version it names, oldest first: each operation at its latest version on
 // or before it, with its versioned media types renamed.
 func splitVersionDocuments(doc *yaml.Node, product string) []versionDocument {
-	versioned := versionedType(product)
+	versioned := benchspec.VersionedMediaType(product)
 	versions := map[string]bool{}
 	eachContent(doc.Content[0], func(content *yaml.Node) {
 		for _, kv := range pairs(content) {
@@ -217,7 +213,7 @@ func splitVersionDocuments(doc *yaml.Node, product string) []versionDocument {
 					deleteKey(item, mp[0].Value)
 					continue
 				}
-				keepVersion(mp[1], versioned, latest)
+				benchspec.KeepVersion(mp[1], versioned, latest)
 			}
 			if !slices.ContainsFunc(pairs(item), func(kv [2]*yaml.Node) bool { return slices.Contains(methodNames, kv[0].Value) }) {
 				deleteKey(paths, p[0].Value)
@@ -237,39 +233,6 @@ func hasVersions(op *yaml.Node, versioned *regexp.Regexp) bool {
 		}
 	})
 	return found
-}
-
-// keepVersion renames version's media types of op to application/SUFFIX
-// and drops the other versions'; a request body or response left with no
-// media type goes too, as a version's view drops it.
-func keepVersion(op *yaml.Node, versioned *regexp.Regexp, version string) {
-	trim := func(holder *yaml.Node) bool { // reports whether holder lost all its content
-		content := lookup(holder, "content")
-		if content == nil || len(content.Content) == 0 {
-			return false
-		}
-		for i := 0; i+1 < len(content.Content); {
-			k := content.Content[i]
-			if m := versioned.FindStringSubmatch(k.Value); m != nil {
-				if m[1] != version {
-					content.Content = slices.Delete(content.Content, i, i+2)
-					continue
-				}
-				k.Value = "application/" + m[2]
-			}
-			i += 2
-		}
-		return len(content.Content) == 0
-	}
-	if body := lookup(op, "requestBody"); body != nil && trim(body) {
-		deleteKey(op, "requestBody")
-	}
-	responses := lookup(op, "responses")
-	for _, kv := range pairs(responses) {
-		if trim(kv[1]) {
-			deleteKey(responses, kv[0].Value)
-		}
-	}
 }
 
 // eachContent calls fn on every content map of the operations of root.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,4 +121,85 @@ components:
 			}
 		}
 	}
+}
+
+// TestResourcePipelinesAgree splits each seed snapshot into a resource tree
+// (splitResourceTree: a resource version declares only the operations with
+// that version, the others carry forward) and runs check, diff, versions
+// and changelog build on consecutive ones through both pipelines, which
+// must print the same; and the tree must find the errors the media-type
+// form finds, no more (an operation carried forward is no removal) and no
+// fewer. The example tree of docs/documents.md goes through both
+// pipelines too.
+func TestResourcePipelinesAgree(t *testing.T) {
+	fastPipelineOnly(t)
+	seed, err := filepath.Abs("../../testdata/seed-history")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := filepath.Abs("../../testdata/resource-tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob(filepath.Join(seed, "example-*.yaml"))
+	if err != nil || len(names) < 2 {
+		t.Fatalf("seed history: %v", err)
+	}
+	slices.Sort(names)
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("resource.yaml", []byte("versioning:\n  by: resource\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, name := range names {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join("trees", dateOf(name))
+		writeResourceTree(t, dir, text, "example")
+		dirs = append(dirs, dir)
+	}
+	for i := 1; i < len(dirs); i++ {
+		dates := []string{"--base-date", dateOf(names[i-1]), "--revision-date", dateOf(names[i]), "--config", "resource.yaml"}
+		for _, verb := range []string{"check", "diff"} {
+			agree(t, dirs[i], append([]string{verb, "--format", "json", dirs[i-1], dirs[i]}, dates...))
+		}
+		versions := []string{"versions", "--format", "json", "--config", "resource.yaml", "--date", dateOf(names[i]), dirs[i]}
+		fast := runPipeline(false, versions)
+		t.Setenv(specs.FullPipelineEnv, "1")
+		full := runPipeline(false, versions)
+		t.Setenv(specs.FullPipelineEnv, "")
+		if fast.String() != full.String() || fast.code != exitPass {
+			t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
+		}
+		mediaType := checkFindings(t, append([]string{"check", "--format", "json", names[i-1], names[i]}, dates[:4]...))
+		tree := checkFindings(t, append([]string{"check", "--format", "json", dirs[i-1], dirs[i]}, dates...))
+		errors := func(findings []checkFinding) map[string]bool {
+			out := map[string]bool{}
+			for _, f := range findings {
+				if f.Severity == "error" && !f.Exempted {
+					out[f.key()] = true
+				}
+			}
+			return out
+		}
+		inTree, inMediaType := errors(tree), errors(mediaType)
+		for _, k := range slices.Sorted(maps.Keys(inMediaType)) {
+			if !inTree[k] {
+				t.Errorf("%s → %s: the media-type form finds the error %s; the resource tree does not", dateOf(names[i-1]), dateOf(names[i]), k)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(inTree)) {
+			if !inMediaType[k] {
+				t.Errorf("%s → %s: the resource tree finds the error %s; the media-type form does not", dateOf(names[i-1]), dateOf(names[i]), k)
+			}
+		}
+	}
+	agree(t, "tree history", []string{"changelog", "build", "--config", "resource.yaml", dirs[0], dirs[1], dirs[2]})
+	base, revision := filepath.Join(example, "base"), filepath.Join(example, "revision")
+	for _, verb := range []string{"check", "diff"} {
+		agree(t, "example tree", []string{verb, "--format", "json", "--date", "2024-06-01", base, revision})
+	}
+	agree(t, "example tree history", []string{"changelog", "build", revision})
 }

@@ -254,7 +254,9 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 		writeVersionDocuments(t, filepath.Join(repo, "descriptions", "api"), "api.example.com.%s.yaml", doc, "example")
 		writeVersionDocuments(t, filepath.Join(repo, "versions"), "%s/spec.yaml", doc, "example")
 		writeVersionDocuments(t, filepath.Join(repo, "history", release), "api.example.com.%s.yaml", doc, "example")
-		git("", append([]string{"add", "descriptions", "versions"}, specs...)...)
+		// And as a resource tree, vervet's layout.
+		writeResourceTree(t, filepath.Join(repo, "resources"), text, "example")
+		git("", append([]string{"add", "descriptions", "versions", "resources"}, specs...)...)
 		git(release+"T12:00:00Z", "commit", "-q", "-m", "release "+release)
 	}
 	git("", "update-ref", "refs/remotes/origin/main", "HEAD~1")
@@ -273,6 +275,10 @@ func exampleRepo(t *testing.T, scratch string, env []string) string {
 		"legacy.yaml":                           seed("2026-02-08"),
 		"exemptions.yaml":                       filepath.Join("..", "..", "testdata", "seed-history", "exemptions.yaml"),
 	})
+	// The example resource tree of docs/documents.md.
+	if err := os.CopyFS(filepath.Join(repo, "testdata", "resource-tree"), os.DirFS(filepath.Join("..", "..", "testdata", "resource-tree"))); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(repo, "apiver.yaml"), []byte("product: example\ndeprecationMonths: 12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -374,7 +374,7 @@ func (f *pairFlags) loadOptions(cfg policy.Config) (base, revision specs.LoadOpt
 	if err != nil {
 		return base, revision, err
 	}
-	base = specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths}
+	base = specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()}
 	revision = base
 	revision.Date = revisionDate
 	return base, revision, nil

@@ -83,7 +83,7 @@ func siteRun(opts *siteOptions) error {
 		}
 		siteOpts.AsOf = clock.Today
 		for _, l := range lifecycles {
-			if (l.State == policy.Deprecated || l.State == policy.SunsetOverdue) && !l.SunsetOn.IsZero() {
+			if (l.State == policy.Deprecated || l.State == policy.SunsetOverdue || l.State == policy.Retired) && !l.SunsetOn.IsZero() {
 				siteOpts.Deprecations = append(siteOpts.Deprecations, site.Deprecation{Operation: l.Operation, Version: l.Version, Sunset: l.SunsetOn, Successor: l.Successor})
 			}
 		}

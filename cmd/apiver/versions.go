@@ -41,7 +41,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	opts := specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths}
+	opts := specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()}
 	if docs, err := byDocument(cfg, path); err != nil || docs {
 		if err != nil {
 			return policy.Clock{}, nil, err

@@ -4,11 +4,13 @@
 //	benchspec broken SNAPSHOT OUT          SNAPSHOT with one operation broken (the check fails)
 //	benchspec gen OPS CHANGED BASE REVISION generated specs
 //	benchspec docs N BROKEN BASE REVISION   folders of N version documents, BROKEN of them broken
+//	benchspec resources SNAPSHOT PRODUCT OUT SNAPSHOT (versions in PRODUCT's media types) as a resource tree
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/apiver/apiver/internal/benchspec"
@@ -55,6 +57,25 @@ func run(args []string) error {
 			return fmt.Errorf("docs N BROKEN: want two numbers")
 		}
 		return benchspec.WriteDocuments(args[3], args[4], n, broken)
+	case len(args) == 4 && args[0] == "resources":
+		text, err := os.ReadFile(args[1])
+		if err != nil {
+			return err
+		}
+		tree, err := benchspec.SplitResources(text, args[2])
+		if err != nil {
+			return fmt.Errorf("%s: %w", args[1], err)
+		}
+		for name, doc := range tree {
+			file := filepath.Join(args[3], filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(file, doc, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return fmt.Errorf("usage: benchspec one|broken SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION | benchspec docs N BROKEN BASE REVISION")
+	return fmt.Errorf("usage: benchspec one|broken SNAPSHOT OUT | benchspec gen OPS CHANGED BASE REVISION | benchspec docs N BROKEN BASE REVISION | benchspec resources SNAPSHOT PRODUCT OUT")
 }
