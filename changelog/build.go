@@ -366,10 +366,12 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 	}
 
 	var entries []Entry
-	periodEnd := revision.Date.AddMonths(cfg.DeprecationMonths)
+	periods := cfg.Periods()
+	stable := periods[policy.LevelStable]
 	for _, p := range res.Pairs {
 		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
 		if !lifecycle {
+			periodEnd := periodOf(res, p, periods).From(revision.Date)
 			if e, ok := mediaTypeDeprecation(res, p, periodEnd); ok {
 				entries = append(entries, e)
 			}
@@ -392,7 +394,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 			}
 			entries = append(entries, e)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
-				sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+				sunset := stable.From(versionDate(revision, p.Version))
 				if declared := documentSunset(res, p); declared.After(sunset) {
 					sunset = declared
 				}
@@ -406,7 +408,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 			// holds the operation.
 			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true,
 				Text: fmt.Sprintf("Removed in version %s; version %s still has it", p.Version, p.Predecessor)})
-			sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+			sunset := stable.From(versionDate(revision, p.Version))
 			if declared := documentSunset(res, &diff.Pair{Operation: p.Operation, Predecessor: p.Predecessor}); declared.After(sunset) {
 				sunset = declared
 			}
@@ -429,6 +431,27 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 		entries = []Entry{}
 	}
 	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}
+}
+
+// periodOf is the deprecation period of a pair's version in the revision:
+// its level's when the config gives that level one (a pre-release, or an
+// unversioned operation marked unstable), else the stable period.
+func periodOf(res *diff.Result, p *diff.Pair, periods policy.Periods) policy.Period {
+	level := ""
+	if op := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation }); op != nil {
+		switch {
+		case p.Version == "":
+			level = op.Level()
+		case p.PreRelease:
+			if i := slices.IndexFunc(op.PreRelease, func(v specs.Version) bool { return v.Name == p.Version }); i >= 0 {
+				level = op.PreRelease[i].Stability
+			}
+		}
+	}
+	if period, ok := periods.Of(level); ok {
+		return period
+	}
+	return periods[policy.LevelStable]
 }
 
 // documentSunset is, for a version document's bump, the sunset its

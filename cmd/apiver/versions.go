@@ -62,7 +62,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if date.IsZero() {
 		date = today()
 	}
-	clock := policy.Clock{Months: cfg.DeprecationMonths, Today: date}
+	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
 	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
 }
 
