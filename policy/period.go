@@ -30,14 +30,13 @@ const (
 )
 
 // periodPattern is the grammar of a period: "12 months", "91 days",
-// "1 day". The count has at most five digits, so that it is bounded
-// (below) before any date arithmetic.
-var periodPattern = regexp.MustCompile(`^([1-9][0-9]{0,4}) (day|week|month|year)s?$`)
+// "1 day".
+var periodPattern = regexp.MustCompile(`^([1-9][0-9]*) (day|week|month|year)s?$`)
 
 // loosePeriod is what a mistyped period looks like, for the suggestion.
 var loosePeriod = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]+)\s*$`)
 
-var periodUnits = []string{"day", "days", "week", "weeks", "month", "months", "year", "years"}
+var periodUnits = []string{"day", "week", "month", "year"}
 
 // longestPeriod keeps every sunset a real date, as largestDeprecationMonths
 // does for deprecationMonths.
@@ -48,20 +47,39 @@ const longestPeriod = largestDeprecationMonths
 func ParsePeriod(s string) (Period, error) {
 	m := periodPattern.FindStringSubmatch(s)
 	if m == nil {
-		hint := ""
-		if l := loosePeriod.FindStringSubmatch(s); l != nil {
-			if unit := suggest.Nearest(l[2], periodUnits); unit != "" && l[1] != "0" && !strings.HasPrefix(l[1], "0") {
-				hint = fmt.Sprintf(" (did you mean %q?)", l[1]+" "+unit)
-			}
-		}
-		return Period{}, fmt.Errorf("%q is not a period: write a whole number from 1 and day(s), week(s), month(s) or year(s), as \"91 days\" or \"12 months\"%s", s, hint)
+		return Period{}, fmt.Errorf("%q is not a period: write a whole number from 1 and day(s), week(s), month(s) or year(s), as \"91 days\" or \"12 months\"%s", s, periodHint(s))
+	}
+	tooLong := fmt.Errorf("%q is longer than 50 years", s)
+	// Five digits are more than 50 years of days: a longer count is
+	// refused before it is added to any date.
+	if len(m[1]) > 5 {
+		return Period{}, tooLong
 	}
 	n, _ := strconv.Atoi(m[1])
 	p := Period{N: n, Unit: m[2]}
 	if start := (civil.Date{Year: 2000, Month: 1, Day: 1}); p.From(start).After(start.AddMonths(longestPeriod)) {
-		return Period{}, fmt.Errorf("%q is longer than 50 years", s)
+		return Period{}, tooLong
 	}
 	return p, nil
+}
+
+// periodHint suggests the period a near miss means ("91days", "12 mnths",
+// "1 Day"); "" when none is near.
+func periodHint(s string) string {
+	l := loosePeriod.FindStringSubmatch(s)
+	if l == nil || strings.HasPrefix(l[1], "0") {
+		return ""
+	}
+	unit := suggest.Nearest(strings.TrimSuffix(strings.ToLower(l[2]), "s"), periodUnits)
+	n, err := strconv.Atoi(l[1])
+	if unit == "" || err != nil {
+		return ""
+	}
+	meant := Period{N: n, Unit: unit}.String()
+	if _, err := ParsePeriod(meant); err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", meant)
 }
 
 // From is the end of the period that starts on d. Months (and years) are
