@@ -368,6 +368,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 	var entries []Entry
 	periods := cfg.Periods()
 	stable := periods[policy.LevelStable]
+	clock := policy.Clock{Periods: periods}
 	for _, p := range res.Pairs {
 		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
 		if !lifecycle {
@@ -393,6 +394,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 				e.Text = fmt.Sprintf("Version %s released, replacing %s", p.Version, p.Predecessor)
 			}
 			entries = append(entries, e)
+			entries = append(entries, preReleaseDeprecations(res, p, clock)...)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
 				sunset := stable.From(versionDate(revision, p.Version))
 				if declared := documentSunset(res, p); declared.After(sunset) {
@@ -431,6 +433,36 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 		entries = []Entry{}
 	}
 	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}
+}
+
+// preReleaseDeprecations are the lifecycle entries of the pre-releases on
+// a clock that a new version deprecates: those it is now the successor of
+// (policy.PreReleaseSuccessor), which had none in the base. Each sunsets
+// its level's period after the new version's date, or on its x-sunset
+// when that is later.
+func preReleaseDeprecations(res *diff.Result, p *diff.Pair, clock policy.Clock) []Entry {
+	revOp := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	if revOp == nil || !clock.Periods.Unstable() {
+		return nil
+	}
+	baseOp := operationWhere(res.Base, func(op *specs.Operation) bool { return op.Key() == revOp.Key() })
+	var out []Entry
+	for i := range revOp.PreRelease {
+		v := &revOp.PreRelease[i]
+		successor := policy.PreReleaseSuccessor(revOp, v)
+		if !clock.Clocked(v) || successor == nil || successor.Name != p.Version || (baseOp != nil && policy.PreReleaseSuccessor(baseOp, v) != nil) {
+			continue
+		}
+		sunset := clock.PeriodOf(v).From(successor.Date)
+		if declared := revOp.Sunset(v.Name); declared.After(sunset) {
+			sunset = declared
+		}
+		out = append(out, Entry{
+			Operation: p.Operation, Version: v.Name, ID: VersionDeprecated, Sunset: sunset.String(),
+			Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s", v.Name, p.Version, sunset),
+		})
+	}
+	return out
 }
 
 // periodOf is the deprecation period of a pair's version in the revision:
