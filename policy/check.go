@@ -320,6 +320,12 @@ func (c *checker) removedVersions() {
 		if p.PreRelease && (v == nil || !clock.Clocked(v)) {
 			continue
 		}
+		// A pre-release replaced by a more stable version of its date was
+		// promoted: that version serves its clients (vervet resolves
+		// 2024-01-04~beta to 2024-01-04 once the beta is gone).
+		if p.PreRelease && successor != nil && successor.Date == v.Date {
+			continue
+		}
 		l := clock.lifecycle(c.in.Base, baseOp, v, successor)
 		var why string
 		switch {

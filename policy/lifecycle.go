@@ -127,8 +127,8 @@ func rankOf(v *specs.Version) int {
 // vervet has it: the oldest version of the operation dated after it whose
 // level is the same or more stable (a newer beta or a release deprecates
 // a beta; a newer alpha does not), or one of its date that is more stable
-// (2024-01-01 deprecates 2024-01-01~beta, whose clients it serves). nil when there is none, or when the
-// pre-release names no date (preview).
+// (2024-01-01 deprecates 2024-01-01~beta: a promotion). nil when there is
+// none, or when the pre-release names no date (preview).
 func PreReleaseSuccessor(op *specs.Operation, v *specs.Version) *specs.Version {
 	if op == nil || v.Date.IsZero() {
 		return nil
