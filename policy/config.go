@@ -387,6 +387,7 @@ func (c *Config) validate(monthsDeclared bool) error {
 		return err
 	}
 	if periods[LevelStable].N == 0 {
+		// Neither deprecationMonths nor sunset.stable: the default.
 		c.DeprecationMonths = DefaultConfig().DeprecationMonths
 	}
 	if c.MaxSpecSizeMiB < 1 || c.MaxSpecSizeMiB > largestSpecSizeMiB {

@@ -38,10 +38,6 @@ var loosePeriod = regexp.MustCompile(`^\s*([0-9]+)\s*([A-Za-z]+)\s*$`)
 
 var periodUnits = []string{"day", "week", "month", "year"}
 
-// longestPeriod keeps every sunset a real date, as largestDeprecationMonths
-// does for deprecationMonths.
-const longestPeriod = largestDeprecationMonths
-
 // ParsePeriod reads "N days", "N weeks", "N months" or "N years" (the
 // singular too), N from 1, at most 50 years in all.
 func ParsePeriod(s string) (Period, error) {
@@ -57,7 +53,8 @@ func ParsePeriod(s string) (Period, error) {
 	}
 	n, _ := strconv.Atoi(m[1])
 	p := Period{N: n, Unit: m[2]}
-	if start := (civil.Date{Year: 2000, Month: 1, Day: 1}); p.From(start).After(start.AddMonths(longestPeriod)) {
+	// At most what deprecationMonths allows, so every sunset is a real date.
+	if start := (civil.Date{Year: 2000, Month: 1, Day: 1}); p.From(start).After(start.AddMonths(largestDeprecationMonths)) {
 		return Period{}, tooLong
 	}
 	return p, nil
