@@ -366,10 +366,13 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 	}
 
 	var entries []Entry
-	periodEnd := revision.Date.AddMonths(cfg.DeprecationMonths)
+	periods := cfg.Periods()
+	stable := periods[policy.LevelStable]
+	clock := policy.Clock{Periods: periods}
 	for _, p := range res.Pairs {
 		lifecycle := p.Version != "" && (p.Kind == diff.Added || p.Kind == diff.Removed)
 		if !lifecycle {
+			periodEnd := periodOf(res, p, periods).From(revision.Date)
 			if e, ok := mediaTypeDeprecation(res, p, periodEnd); ok {
 				entries = append(entries, e)
 			}
@@ -391,8 +394,9 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 				e.Text = fmt.Sprintf("Version %s released, replacing %s", p.Version, p.Predecessor)
 			}
 			entries = append(entries, e)
+			entries = append(entries, preReleaseDeprecations(res, p, clock)...)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
-				sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+				sunset := stable.From(versionDate(revision, p.Version))
 				if declared := documentSunset(res, p); declared.After(sunset) {
 					sunset = declared
 				}
@@ -406,7 +410,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 			// holds the operation.
 			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true,
 				Text: fmt.Sprintf("Removed in version %s; version %s still has it", p.Version, p.Predecessor)})
-			sunset := versionDate(revision, p.Version).AddMonths(cfg.DeprecationMonths)
+			sunset := stable.From(versionDate(revision, p.Version))
 			if declared := documentSunset(res, &diff.Pair{Operation: p.Operation, Predecessor: p.Predecessor}); declared.After(sunset) {
 				sunset = declared
 			}
@@ -429,6 +433,57 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 		entries = []Entry{}
 	}
 	return pendingRelease{Release: Release{Date: revision.Date.String(), Changes: entries}, replaced: replaced}
+}
+
+// preReleaseDeprecations are the lifecycle entries of the pre-releases on
+// a clock that a new version deprecates: those it is now the successor of
+// (policy.PreReleaseSuccessor), which had none in the base. Each sunsets
+// its level's period after the new version's date, or on its x-sunset
+// when that is later.
+func preReleaseDeprecations(res *diff.Result, p *diff.Pair, clock policy.Clock) []Entry {
+	revOp := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	if revOp == nil || !clock.Periods.Unstable() {
+		return nil
+	}
+	baseOp := operationWhere(res.Base, func(op *specs.Operation) bool { return op.Key() == revOp.Key() })
+	var out []Entry
+	for i := range revOp.PreRelease {
+		v := &revOp.PreRelease[i]
+		successor := policy.PreReleaseSuccessor(revOp, v)
+		if !clock.Clocked(v) || successor == nil || successor.Name != p.Version || (baseOp != nil && policy.PreReleaseSuccessor(baseOp, v) != nil) {
+			continue
+		}
+		sunset := clock.PeriodOf(v).From(successor.Date)
+		if declared := revOp.Sunset(v.Name); declared.After(sunset) {
+			sunset = declared
+		}
+		out = append(out, Entry{
+			Operation: p.Operation, Version: v.Name, ID: VersionDeprecated, Sunset: sunset.String(),
+			Text: fmt.Sprintf("Version %s deprecated by %s; it may be removed from %s", v.Name, p.Version, sunset),
+		})
+	}
+	return out
+}
+
+// periodOf is the deprecation period of a pair's version in the revision:
+// its level's when the config gives that level one (a pre-release, or an
+// unversioned operation marked unstable), else the stable period.
+func periodOf(res *diff.Result, p *diff.Pair, periods policy.Periods) policy.Period {
+	level := ""
+	if op := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation }); op != nil {
+		switch {
+		case p.Version == "":
+			level = op.Level()
+		case p.PreRelease:
+			if i := slices.IndexFunc(op.PreRelease, func(v specs.Version) bool { return v.Name == p.Version }); i >= 0 {
+				level = op.PreRelease[i].Stability
+			}
+		}
+	}
+	if period, ok := periods.Of(level); ok {
+		return period
+	}
+	return periods[policy.LevelStable]
 }
 
 // documentSunset is, for a version document's bump, the sunset its

@@ -272,7 +272,7 @@ func (c *checker) clock() Clock {
 	if c.deprecated == nil {
 		c.deprecated = newlyDeprecated(c.in)
 	}
-	return Clock{Months: c.in.Config.DeprecationMonths, Today: c.in.Date, Deprecated: c.deprecated}
+	return Clock{Periods: c.in.Config.Periods(), Today: c.in.Date, Deprecated: c.deprecated}
 }
 
 // newlyDeprecated dates the versions the revision marks deprecated itself
@@ -286,10 +286,11 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 	}
 	dates := map[string]civil.Date{}
 	base := operationsByKey(in.Result.Base)
+	clock := Clock{Periods: in.Config.Periods()}
 	for _, op := range in.Result.Revision {
 		baseOp := base[op.Key()]
-		for _, v := range op.Versions {
-			if op.Deprecated(v.Name) && (baseOp == nil || baseOp.Version(v.Name) == nil || !baseOp.Deprecated(v.Name)) {
+		for _, v := range slices.Concat(op.Versions, op.PreRelease) {
+			if clock.Clocked(&v) && op.Deprecated(v.Name) && (baseOp == nil || anyVersion(baseOp, v.Name) == nil || !baseOp.Deprecated(v.Name)) {
 				dates[OperationVersion(op.Name(), v.Name)] = on
 			}
 		}
@@ -305,19 +306,32 @@ func (c *checker) removedVersions() {
 	for _, p := range c.in.Result.Pairs {
 		// An operation dropped from a new version document (its
 		// predecessor named) is a change of that version, not a removal.
-		if p.Kind != diff.Removed || p.Version == "" || p.PreRelease || p.Predecessor != "" {
+		if p.Kind != diff.Removed || p.Version == "" || p.Predecessor != "" {
 			continue
 		}
 		if c.in.Config.Replaced(c.in.Result, p) {
 			continue
 		}
+		clock := c.clock()
 		baseOp, successor := successorOf(c.in.Result, p)
-		l := c.clock().lifecycle(c.in.Base, baseOp, baseOp.Version(p.Version), successor)
+		v := anyVersion(baseOp, p.Version)
+		// A pre-release is held to its level's period only when the
+		// config gives it one: that period is a promise to its clients.
+		if p.PreRelease && (v == nil || !clock.Clocked(v)) {
+			continue
+		}
+		// A pre-release replaced by a more stable version of its date was
+		// promoted: that version serves its clients (vervet resolves
+		// 2024-01-04~beta to 2024-01-04 once the beta is gone).
+		if p.PreRelease && successor != nil && successor.Date == v.Date {
+			continue
+		}
+		l := clock.lifecycle(c.in.Base, baseOp, v, successor)
 		var why string
 		switch {
 		case l.State == Retired:
 			continue // no longer served: no client breaks
-		case l.State == Stable:
+		case l.State == Stable || l.State == PreRelease:
 			why = "while it was not deprecated"
 		case l.SunsetOn.IsZero():
 			why = "while deprecated without a sunset date"
@@ -339,7 +353,6 @@ func (c *checker) removedVersions() {
 
 // sunsets checks the clock of every version a snapshot has.
 func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
-	months := c.in.Config.DeprecationMonths
 	for _, l := range c.clock().Lifecycles(s, ops) {
 		if l.State == SunsetOverdue {
 			c.add(Finding{
@@ -347,10 +360,10 @@ func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
 				Message: fmt.Sprintf("Version %s is still present after its sunset on %s%s.", l.Version, l.SunsetOn, c.clients(l.Version, movedTo(l.Successor))),
 			}, "")
 		}
-		if earliest := l.DeprecatedOn.AddMonths(months); l.State != Retired && !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
+		if earliest := l.Period.From(l.DeprecatedOn); l.State != Retired && !l.DeprecatedOn.IsZero() && !l.DeclaredSunset.IsZero() && l.DeclaredSunset.Before(earliest) {
 			c.add(Finding{
 				Rule: SunsetTooEarly, Operation: l.Operation, Version: l.Version, Location: l.Location,
-				Message: fmt.Sprintf("Version %s declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", l.Version, l.DeclaredSunset, l.DeprecatedOn, months, earliest),
+				Message: fmt.Sprintf("Version %s declares x-sunset %s, earlier than its deprecation on %s plus %s (%s).", l.Version, l.DeclaredSunset, l.DeprecatedOn, l.Period, earliest),
 			}, "")
 		}
 	}
@@ -377,9 +390,10 @@ func movedTo(successor string) string {
 
 // unversionedDeprecations judges the x-sunset of unversioned operations the
 // revision newly marks deprecated: they too keep working for the
-// deprecation period from the revision's date.
+// deprecation period from the revision's date, their level's when the
+// config gives it one, else the stable one.
 func (c *checker) unversionedDeprecations() {
-	months := c.in.Config.DeprecationMonths
+	periods := c.in.Config.Periods()
 	on := cmp.Or(c.in.Revision.Date, c.in.Date)
 	var base map[string]*specs.Operation
 	for _, op := range c.in.Result.Revision {
@@ -392,13 +406,17 @@ func (c *checker) unversionedDeprecations() {
 		if baseOp := base[op.Key()]; baseOp != nil && baseOp.Op.Deprecated {
 			continue
 		}
-		declared, earliest := op.Sunset(""), on.AddMonths(months)
+		period, ok := periods.Of(op.Level())
+		if !ok {
+			period = periods[LevelStable]
+		}
+		declared, earliest := op.Sunset(""), period.From(on)
 		if declared.IsZero() || !declared.Before(earliest) {
 			continue
 		}
 		c.add(Finding{
 			Rule: SunsetTooEarly, Operation: op.Name(), Location: operationLocation(c.in.Revision, op),
-			Message: fmt.Sprintf("The operation declares x-sunset %s, earlier than its deprecation on %s plus %d months (%s).", declared, on, months, earliest),
+			Message: fmt.Sprintf("The operation declares x-sunset %s, earlier than its deprecation on %s plus %s (%s).", declared, on, period, earliest),
 		}, "")
 	}
 }
@@ -416,13 +434,40 @@ func (c Config) Replaced(res *diff.Result, removed *diff.Pair) bool {
 }
 
 // successorOf finds a removed version's base operation and the version
-// that succeeds it: the next newer one in the base, or else in the revision.
+// that succeeds it: the next newer one in the base, or else in the
+// revision (for a pre-release, PreReleaseSuccessor's).
 func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs.Version) {
 	baseOp := findOperation(res.Base, removed.Operation)
-	if successor := newerVersion(baseOp, removed.Version); successor != nil {
+	newer := func(op *specs.Operation) *specs.Version { return newerVersion(op, removed.Version) }
+	if removed.PreRelease {
+		v := anyVersion(baseOp, removed.Version)
+		newer = func(op *specs.Operation) *specs.Version {
+			if v == nil {
+				return nil
+			}
+			return PreReleaseSuccessor(op, v)
+		}
+	}
+	if successor := newer(baseOp); successor != nil {
 		return baseOp, successor
 	}
-	return baseOp, newerVersion(findByKey(res.Revision, baseOp), removed.Version)
+	return baseOp, newer(findByKey(res.Revision, baseOp))
+}
+
+// anyVersion is op's released or pre-release version named name, or nil.
+func anyVersion(op *specs.Operation, name string) *specs.Version {
+	if op == nil {
+		return nil
+	}
+	if v := op.Version(name); v != nil {
+		return v
+	}
+	for i := range op.PreRelease {
+		if op.PreRelease[i].Name == name {
+			return &op.PreRelease[i]
+		}
+	}
+	return nil
 }
 
 // newerVersion is the oldest version of op newer than name, or nil.

@@ -34,6 +34,11 @@ const (
 	LatestVersion SnapshotMode = "latest-version"
 )
 
+// monthsUnset stands for a deprecationMonths the file leaves out, so that
+// one it sets (even to 0, refused) is told apart: sunset.stable may set the
+// stable period only when deprecationMonths is left out.
+const monthsUnset = -1
+
 // snapshotUnset stands for a snapshot: the file leaves out while it is
 // decoded: one it sets, even to "", is then told apart (and validated).
 const snapshotUnset SnapshotMode = "\x00unset"
@@ -45,9 +50,14 @@ const DefaultConfigFile = "apiver.yaml"
 // Config is apiver.yaml.
 type Config struct {
 	// Product is the <product> of the vendor media types; detected when empty.
-	Product           string       `yaml:"product"`
-	DeprecationMonths int          `yaml:"deprecationMonths"`
-	Snapshot          SnapshotMode `yaml:"snapshot"`
+	Product string `yaml:"product"`
+	// DeprecationMonths is the stable period in months; 0 when sunset:
+	// sets it instead.
+	DeprecationMonths int `yaml:"deprecationMonths,omitempty"`
+	// Sunset maps stability levels (oasdiff's or vervet's names) to their
+	// deprecation periods, "91 days"; see Periods.
+	Sunset   map[string]string `yaml:"sunset,omitempty"`
+	Snapshot SnapshotMode      `yaml:"snapshot"`
 	// FailOnPreexisting lets findings already true of the base fail the
 	// check; by default only what the revision introduced can.
 	FailOnPreexisting bool `yaml:"failOnPreexisting"`
@@ -190,6 +200,7 @@ func LoadConfig(path string) (Config, error) {
 func ParseConfig(name string, data []byte) (Config, error) {
 	cfg := DefaultConfig()
 	cfg.Snapshot = snapshotUnset
+	cfg.DeprecationMonths = monthsUnset
 	if err := decodeStrict(data, &cfg); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
 	}
@@ -197,7 +208,11 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	if !cfg.SnapshotDeclared {
 		cfg.Snapshot = DefaultConfig().Snapshot
 	}
-	if err := cfg.validate(); err != nil {
+	monthsDeclared := cfg.DeprecationMonths != monthsUnset
+	if !monthsDeclared {
+		cfg.DeprecationMonths = 0
+	}
+	if err := cfg.validate(monthsDeclared); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
 	}
 	for i, w := range cfg.Warnings {
@@ -372,12 +387,23 @@ func didYouMean(key string, known []string) string {
 
 var productName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
-func (c *Config) validate() error {
+// validate checks the config's values; monthsDeclared says whether the
+// file sets deprecationMonths (else it is 0 here, and becomes the default
+// unless sunset: sets the stable period).
+func (c *Config) validate(monthsDeclared bool) error {
 	if c.Product != "" && !productName.MatchString(c.Product) {
 		return fmt.Errorf("product: %q is not a media type product name (lower-case letters, digits, -)", c.Product)
 	}
-	if c.DeprecationMonths < 1 || c.DeprecationMonths > largestDeprecationMonths {
+	if monthsDeclared && (c.DeprecationMonths < 1 || c.DeprecationMonths > largestDeprecationMonths) {
 		return fmt.Errorf("deprecationMonths: must be from 1 to %d (50 years), got %d", largestDeprecationMonths, c.DeprecationMonths)
+	}
+	periods, err := c.periods()
+	if err != nil {
+		return err
+	}
+	if periods[LevelStable].N == 0 {
+		// Neither deprecationMonths nor sunset.stable: the default.
+		c.DeprecationMonths = DefaultConfig().DeprecationMonths
 	}
 	if c.MaxSpecSizeMiB < 1 || c.MaxSpecSizeMiB > largestSpecSizeMiB {
 		return fmt.Errorf("maxSpecSizeMiB: must be from 1 to %d, got %d", largestSpecSizeMiB, c.MaxSpecSizeMiB)

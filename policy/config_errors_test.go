@@ -26,7 +26,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ParseConfig("apiver.yaml", []byte("sunset: 1\n")); err == nil || strings.Contains(err.Error(), "did you mean") {
+	if _, err := ParseConfig("apiver.yaml", []byte("zzz: 1\n")); err == nil || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("a key near none: %v, want an error without a suggestion", err)
 	}
 }

@@ -37,6 +37,9 @@ type Lifecycle struct {
 	// SunsetOn is the deprecation date plus the deprecation period, or the
 	// declared x-sunset when that is later.
 	SunsetOn civil.Date `json:"-"`
+	// Period is the deprecation period of the version's level; zero for
+	// a pre-release without a clock.
+	Period Period `json:"-"`
 	// DeclaredSunset is the version's x-sunset, zero when none.
 	DeclaredSunset civil.Date     `json:"-"`
 	Successor      string         `json:"successor"`
@@ -62,15 +65,27 @@ func dateText(d civil.Date) string {
 	return d.String()
 }
 
-// Clock computes lifecycles: the deprecation period and the check date.
+// Clock computes lifecycles: the deprecation periods and the check date.
 type Clock struct {
-	Months int
-	Today  civil.Date
+	// Periods are the deprecation periods by stability level: a
+	// pre-release of a level without one keeps no clock.
+	Periods Periods
+	Today   civil.Date
 	// Deprecated holds the known dates on which versions marked deprecated
 	// themselves (no successor) were deprecated, by OperationVersion: a
 	// check knows a version deprecated by its revision, a history knows the
 	// release that first marked it.
 	Deprecated map[string]civil.Date
+}
+
+// Clocked reports whether a version has a clock: a released one always, a
+// pre-release when its level has a period.
+func (c Clock) Clocked(v *specs.Version) bool {
+	if !v.PreRelease {
+		return true
+	}
+	_, ok := c.Periods.Of(v.Stability)
+	return ok
 }
 
 // Lifecycles lists every version of every operation of a snapshot with its
@@ -85,7 +100,12 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 			}
 			out = append(out, c.lifecycle(s, op, &op.Versions[i], successor))
 		}
-		for _, v := range op.PreRelease {
+		for i := range op.PreRelease {
+			v := &op.PreRelease[i]
+			if c.Clocked(v) {
+				out = append(out, c.lifecycle(s, op, v, PreReleaseSuccessor(op, v)))
+				continue
+			}
 			out = append(out, Lifecycle{Operation: op.Name(), Version: v.Name, State: PreRelease, Location: versionLocation(s, op, v.Name)})
 		}
 	}
@@ -95,17 +115,61 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 	return out
 }
 
+// levelRank orders the levels, least stable first; a released version
+// is stable.
+var levelRank = map[string]int{LevelDraft: 1, LevelAlpha: 2, LevelBeta: 3, LevelStable: 4}
+
+func rankOf(v *specs.Version) int {
+	if !v.PreRelease {
+		return levelRank[LevelStable]
+	}
+	return levelRank[v.Stability]
+}
+
+// PreReleaseSuccessor is the version that deprecates a pre-release, as
+// vervet has it: the oldest version of the operation dated after it whose
+// level is the same or more stable (a newer beta or a release deprecates
+// a beta; a newer alpha does not), or one of its date that is more stable
+// (2024-01-01 deprecates 2024-01-01~beta: a promotion). nil when there is
+// none, or when the pre-release names no date (preview).
+func PreReleaseSuccessor(op *specs.Operation, v *specs.Version) *specs.Version {
+	if op == nil || v.Date.IsZero() {
+		return nil
+	}
+	var best *specs.Version
+	consider := func(w *specs.Version) {
+		newer := w.Date.After(v.Date) && rankOf(w) >= rankOf(v)
+		promoted := w.Date == v.Date && rankOf(w) > rankOf(v)
+		if !newer && !promoted {
+			return
+		}
+		if best == nil || w.Date.Before(best.Date) || (w.Date == best.Date && w.Name < best.Name) {
+			best = w
+		}
+	}
+	for i := range op.Versions {
+		consider(&op.Versions[i])
+	}
+	for i := range op.PreRelease {
+		if op.PreRelease[i].Stability != "" {
+			consider(&op.PreRelease[i])
+		}
+	}
+	return best
+}
+
 // lifecycle is one version's clock. A version is deprecated on its
-// successor's date (a version document's successor is the next
-// document). One marked deprecated itself (`deprecated: true`, on
-// the operation or its media type) is deprecated even when its successor
-// lives elsewhere (a new path): on the date the clock knows for it; when
-// it knows none, the x-sunset alone dates its end, and without one the
-// snapshot's date stands for the deprecation (the latest it can be).
-// A version dated after the clock's date is upcoming, and deprecates its
-// predecessor only from its date: until then the predecessor is stable,
-// with the successor and the dates it is scheduled to deprecate and sunset
-// it on.
+// successor's date (a released version document's successor is the next
+// released document). One marked deprecated itself (`deprecated: true`,
+// on the operation or its media type) is deprecated even when its
+// successor lives elsewhere (a new path): on the date the clock knows for
+// it; when it knows none, the x-sunset alone dates its end, and without
+// one the snapshot's date stands for the deprecation (the latest it can
+// be). A released version dated after the clock's date is upcoming, and
+// deprecates its predecessor only from its date: until then the
+// predecessor is stable, with the successor and the dates it is scheduled
+// to deprecate and sunset it on. A pre-release on a clock runs the same
+// clock with its level's period, and is a pre-release until deprecated.
 func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
 	l := c.served(s, op, v, successor)
 	if v.Retired {
@@ -116,12 +180,14 @@ func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Versio
 
 // served is a version's clock as if it were served, for lifecycle.
 func (c Clock) served(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
-	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name)}
-	if c.upcoming(v.Date) {
+	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name), Period: c.PeriodOf(v)}
+	switch {
+	case v.PreRelease:
+		l.State = PreRelease
+	case c.upcoming(v.Date):
 		l.State, l.Released = Upcoming, v.Date
 		return l
-	}
-	if v.Document != nil {
+	case v.Document != nil:
 		// The next version document deprecates this one, whether or not
 		// it still holds the operation.
 		successor = v.Document.Next
@@ -130,7 +196,7 @@ func (c Clock) served(s *specs.Snapshot, op *specs.Operation, v *specs.Version, 
 	case successor != nil && c.upcoming(successor.Date) && !op.Deprecated(v.Name):
 		l.Successor = successor.Name
 		l.DeprecatedOn = successor.Date
-		l.SunsetOn = c.sunset(l.DeprecatedOn, l.DeclaredSunset)
+		l.SunsetOn = sunset(l.Period, l.DeprecatedOn, l.DeclaredSunset)
 		return l
 	case successor != nil && !c.upcoming(successor.Date):
 		l.Successor = successor.Name
@@ -143,7 +209,7 @@ func (c Clock) served(s *specs.Snapshot, op *specs.Operation, v *specs.Version, 
 			l.DeprecatedOn = cmp.Or(s.Date, c.Today)
 		}
 	}
-	l.SunsetOn = c.sunset(l.DeprecatedOn, l.DeclaredSunset)
+	l.SunsetOn = sunset(l.Period, l.DeprecatedOn, l.DeclaredSunset)
 	l.State = Deprecated
 	if !l.SunsetOn.IsZero() && c.Today.After(l.SunsetOn) {
 		l.State = SunsetOverdue
@@ -159,15 +225,24 @@ func (c Clock) upcoming(d civil.Date) bool {
 
 // sunset is the end of a version deprecated on deprecatedOn: the
 // deprecation period later, or the declared x-sunset when that is later.
-func (c Clock) sunset(deprecatedOn, declared civil.Date) civil.Date {
+func sunset(period Period, deprecatedOn, declared civil.Date) civil.Date {
 	var on civil.Date
 	if !deprecatedOn.IsZero() {
-		on = deprecatedOn.AddMonths(c.Months)
+		on = period.From(deprecatedOn)
 	}
 	if declared.After(on) {
 		on = declared
 	}
 	return on
+}
+
+// PeriodOf is the deprecation period of a version on the clock: its
+// level's, the stable one for a released version.
+func (c Clock) PeriodOf(v *specs.Version) Period {
+	if v.PreRelease {
+		return c.Periods[v.Stability]
+	}
+	return c.Periods[LevelStable]
 }
 
 func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {

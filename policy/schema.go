@@ -18,7 +18,8 @@ const ConfigSchemaID = "https://github.com/apiver/apiver/apiver.schema.json"
 var configDescriptions = map[string]string{
 	"Config":                   "apiver's config file, apiver.yaml.",
 	"Config.Product":           "The product name of the vendor media types, application/vnd.PRODUCT.YYYY-MM-DD+json; detected from the documents when unset.",
-	"Config.DeprecationMonths": "Months from a version's deprecation (the date of its successor) to its sunset.",
+	"Config.DeprecationMonths": "Months from a stable version's deprecation (the date of its successor) to its sunset; the same as sunset.stable, which it may not be set with.",
+	"Config.Sunset":            "The deprecation period of each stability level, from a version's deprecation to its sunset: N days, weeks, months or years (\"12 months\", \"91 days\", \"1 day\"). Levels: stable (or ga), beta, alpha (or experimental), draft (or wip). stable defaults to deprecationMonths, 12 months; a pre-release level without a period keeps no clock (listed, never deprecated or gated).",
 	"Config.Snapshot":          "all-versions: every supported version is in each snapshot, so a missing version was removed. latest-version: each snapshot publishes only the newest version of each operation, so a replaced version is deprecated, not removed. Unset: latest-version when no operation of any snapshot carries two versions while versions change between snapshots (a note on stderr says so), else all-versions.",
 	"Config.FailOnPreexisting": "Let findings already true of the base (an overdue sunset, a sunset set too early long ago) fail the check, as --fail-on-preexisting does; by default only findings the revision introduced fail it.",
 	"Config.Severity":          "apiver rule ids and oasdiff check ids mapped to error, warning, info or off.",
@@ -81,6 +82,15 @@ func ConfigSchema() ([]byte, error) {
 	p.Pattern = productName.String()
 	p = prop(s, "deprecationMonths")
 	p.Minimum, p.Maximum, p.Default = "1", json.Number(strconv.Itoa(largestDeprecationMonths)), def.DeprecationMonths
+	p = prop(s, "sunset")
+	p.PropertyNames = &jsonschema.Schema{Enum: anys(sunsetKeys)}
+	p.AdditionalProperties = &jsonschema.Schema{Type: "string", Pattern: periodPattern.String()}
+	// Two names of one level, or the stable period set twice, are refused.
+	for _, pair := range [][]string{{"stable", "ga"}, {"alpha", "experimental"}, {"draft", "wip"}} {
+		p.AllOf = append(p.AllOf, &jsonschema.Schema{Not: &jsonschema.Schema{Required: pair}})
+	}
+	s.Not = &jsonschema.Schema{Required: []string{"deprecationMonths", "sunset"}, Properties: jsonschema.NewProperties()}
+	s.Not.Properties.Set("sunset", &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Required: []string{"stable"}}, {Required: []string{"ga"}}}})
 	p = prop(s, "snapshot")
 	p.Enum, p.Default = []any{AllVersions, LatestVersion}, def.Snapshot
 	p = prop(s, "maxSpecNodes")
@@ -125,6 +135,14 @@ func ids() (rules, checks []any) {
 		checks = append(checks, c.ID)
 	}
 	return rules, checks
+}
+
+func anys(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }

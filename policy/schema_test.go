@@ -92,6 +92,9 @@ exemptions:
     expires: "2026-06-30"
 maxSpecSizeMiB: 64
 `,
+		"sunset per stability":        "sunset: {stable: 12 months, beta: 91 days, experimental: 1 day, wip: 2 weeks}",
+		"sunset in vervet's names":    "sunset: {ga: 1 year, beta: 3 months}",
+		"months and unstable periods": "deprecationMonths: 24\nsunset: {beta: 91 days}",
 	}
 	for name, src := range valid {
 		if _, err := ParseConfig(name, []byte(src)); err != nil {
@@ -102,20 +105,27 @@ maxSpecSizeMiB: 64
 		}
 	}
 	invalid := map[string]string{
-		"unknown key":        "deprecationMonth: 12",
-		"months below 1":     "deprecationMonths: 0",
-		"months above 600":   "deprecationMonths: 9223372036854775807",
-		"snapshot mode":      "snapshot: some-versions",
-		"severity id":        "severity: {no-such-rule: error}",
-		"severity level":     "severity: {sunset-overdue: fatal}",
-		"exemption reason":   "exemptions: [{operation: GET /a, expires: \"2026-01-01\"}]",
-		"exemption expiry":   "exemptions: [{operation: GET /a, reason: r}]",
-		"exemption op":       "exemptions: [{operation: /a, reason: r, expires: \"2026-01-01\"}]",
-		"exemption rule":     "exemptions: [{rule: nope, operation: GET /a, reason: r, expires: \"2026-01-01\"}]",
-		"exemption date":     "exemptions: [{operation: GET /a, reason: r, expires: tomorrow}]",
-		"exemption key":      "exemptions: [{operation: GET /a, reason: r, expires: \"2026-01-01\", until: x}]",
-		"product name":       "product: Example",
-		"size above maximum": "maxSpecSizeMiB: 2000000",
+		"unknown key":         "deprecationMonth: 12",
+		"months below 1":      "deprecationMonths: 0",
+		"months above 600":    "deprecationMonths: 9223372036854775807",
+		"snapshot mode":       "snapshot: some-versions",
+		"severity id":         "severity: {no-such-rule: error}",
+		"severity level":      "severity: {sunset-overdue: fatal}",
+		"exemption reason":    "exemptions: [{operation: GET /a, expires: \"2026-01-01\"}]",
+		"exemption expiry":    "exemptions: [{operation: GET /a, reason: r}]",
+		"exemption op":        "exemptions: [{operation: /a, reason: r, expires: \"2026-01-01\"}]",
+		"exemption rule":      "exemptions: [{rule: nope, operation: GET /a, reason: r, expires: \"2026-01-01\"}]",
+		"exemption date":      "exemptions: [{operation: GET /a, reason: r, expires: tomorrow}]",
+		"exemption key":       "exemptions: [{operation: GET /a, reason: r, expires: \"2026-01-01\", until: x}]",
+		"product name":        "product: Example",
+		"size above maximum":  "maxSpecSizeMiB: 2000000",
+		"sunset level":        "sunset: {preview: 91 days}",
+		"sunset period":       "sunset: {beta: 91days}",
+		"sunset zero":         "sunset: {beta: 0 days}",
+		"sunset unit":         "sunset: {beta: 3 fortnights}",
+		"sunset level twice":  "sunset: {stable: 12 months, ga: 181 days}",
+		"alpha twice":         "sunset: {alpha: 1 day, experimental: 1 day}",
+		"stable period twice": "deprecationMonths: 12\nsunset: {ga: 181 days}",
 	}
 	for name, src := range invalid {
 		if _, err := ParseConfig(name, []byte(src)); err == nil {

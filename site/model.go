@@ -13,6 +13,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -24,9 +25,9 @@ type Options struct {
 	BaseURL string
 	// AsOf is the clock's today for the deprecations page.
 	AsOf civil.Date
-	// DeprecationMonths is the deprecation period (default 12), shown with
-	// each sunset on the resource pages.
-	DeprecationMonths int
+	// Periods are the deprecation periods by stability level (stable 12
+	// months when unset), shown with each sunset on the resource pages.
+	Periods policy.Periods
 	// Deprecations come from the latest snapshot; the history's own
 	// deprecations complete them.
 	Deprecations []Deprecation
@@ -42,6 +43,8 @@ type Deprecation struct {
 	Version   string
 	Sunset    civil.Date
 	Successor string
+	// Period is the version's deprecation period (its level's).
+	Period policy.Period
 }
 
 // counts are a release's changes by kind, for the index.
@@ -89,6 +92,9 @@ type versionSpan struct {
 	Version                               string
 	Released, Deprecated, Sunset, Removed civil.Date
 	Successor                             string
+	// Period is the deprecation period the snapshot gives the version;
+	// zero when only the history names it.
+	Period policy.Period
 }
 
 // resources gathers every operation named in the history.
@@ -149,7 +155,7 @@ func resources(releases []changelog.Release, deprecations []Deprecation) []*reso
 	}
 	for _, d := range deprecations {
 		s := span(d.Operation, d.Version)
-		s.Sunset = d.Sunset
+		s.Sunset, s.Period = d.Sunset, d.Period
 		if s.Successor == "" {
 			s.Successor = d.Successor
 		}

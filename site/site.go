@@ -166,7 +166,7 @@ func Build(releases []changelog.Release, opts Options) (Files, error) {
 			Rules    []string
 			Select   string
 			Releases []releaseView
-		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources", Search: true, Self: r.Operation}, r, newTimeline(r.Versions, opts.AsOf), sunsetRules(r.Versions, opts.DeprecationMonths), selection, changes}); err != nil {
+		}{page{Site: opts.Title, Heading: r.Operation, Root: "../", Nav: "resources", Search: true, Self: r.Operation}, r, newTimeline(r.Versions, opts.AsOf), sunsetRules(r.Versions, opts.Periods), selection, changes}); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/PuerkitoBio/goquery"
 	"github.com/apiver/apiver/changelog"
+	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/site"
 	"github.com/google/go-cmp/cmp"
 )
@@ -512,6 +513,30 @@ func TestResourcePageShowsTheSunsetRule(t *testing.T) {
 	rule := strings.Join(strings.Fields(doc.Find("ul.sunset-rule").Text()), " ")
 	if want := "2023-01-01: deprecated 2023-02-01, the day 2023-02-01 was released; sunset 2024-02-01 = 2023-02-01 + 12 months."; rule != want {
 		t.Errorf("sunset rule %q, want %q", rule, want)
+	}
+}
+
+// TestResourcePageShowsThePeriods: when the config gives unstable levels
+// periods, the sunset rule lists every level's period first.
+func TestResourcePageShowsThePeriods(t *testing.T) {
+	t.Parallel()
+	opts := seedOptions()
+	opts.Periods = policy.Periods{policy.LevelStable: {N: 12, Unit: "month"}, policy.LevelBeta: {N: 91, Unit: "day"}, policy.LevelAlpha: {N: 1, Unit: "day"}}
+	files, err := site.Build(seedReleases(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := document(t, files, "resources/get-api-example-v2-groups-groupid-clusters.html")
+	var rules []string
+	doc.Find("ul.sunset-rule li").Each(func(_ int, li *goquery.Selection) {
+		rules = append(rules, strings.Join(strings.Fields(li.Text()), " "))
+	})
+	want := []string{
+		"Deprecation periods: stable 12 months, beta 91 days, alpha 1 day.",
+		"2023-01-01: deprecated 2023-02-01, the day 2023-02-01 was released; sunset 2024-02-01 = 2023-02-01 + 12 months.",
+	}
+	if !slices.Equal(rules, want) {
+		t.Errorf("sunset rules %q, want %q", rules, want)
 	}
 }
 

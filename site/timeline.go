@@ -2,8 +2,11 @@ package site
 
 import (
 	"fmt"
+	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/policy"
+	"github.com/apiver/apiver/specs"
 )
 
 // timeline is a resource's versions laid out for the SVG: one row per
@@ -162,10 +165,12 @@ func spanSentence(v *versionSpan) string {
 
 // sunsetRules say how each deprecated version's dates follow from the
 // rule: deprecated on its successor's release date, sunset that date plus
-// the deprecation period, or its x-sunset when that is later.
-func sunsetRules(versions []*versionSpan, months int) []string {
-	if months <= 0 {
-		months = 12
+// the deprecation period of its level, or its x-sunset when that is later.
+// When the config gives unstable levels periods, a first line lists them.
+func sunsetRules(versions []*versionSpan, periods policy.Periods) []string {
+	stable, ok := periods.Of(policy.LevelStable)
+	if !ok {
+		stable = policy.Period{N: 12, Unit: "month"}
 	}
 	var out []string
 	for _, v := range versions {
@@ -176,16 +181,31 @@ func sunsetRules(versions []*versionSpan, months int) []string {
 		if v.Successor != "" {
 			s += fmt.Sprintf(", the day %s was released", v.Successor)
 		}
-		rule := v.Deprecated.AddMonths(months)
+		period := v.Period
+		if period.N == 0 {
+			// Only the history names it: a name's mark (~beta) gives its
+			// level, else it is a release.
+			if period, ok = periods.Of(specs.MarkedLevel(v.Version)); !ok {
+				period = stable
+			}
+		}
+		rule := period.From(v.Deprecated)
 		switch {
 		case v.Sunset == rule:
-			s += fmt.Sprintf("; sunset %s = %s + %d months.", v.Sunset, v.Deprecated, months)
+			s += fmt.Sprintf("; sunset %s = %s + %s.", v.Sunset, v.Deprecated, period)
 		case v.Sunset.After(rule):
-			s += fmt.Sprintf("; sunset %s, its x-sunset, later than %s + %d months = %s.", v.Sunset, v.Deprecated, months, rule)
+			s += fmt.Sprintf("; sunset %s, its x-sunset, later than %s + %s = %s.", v.Sunset, v.Deprecated, period, rule)
 		default:
 			s += fmt.Sprintf("; sunset %s.", v.Sunset)
 		}
 		out = append(out, s)
+	}
+	if len(out) > 0 && periods.Unstable() {
+		var each []string
+		for _, level := range periods.Levels() {
+			each = append(each, level+" "+periods[level].String())
+		}
+		out = append([]string{"Deprecation periods: " + strings.Join(each, ", ") + "."}, out...)
 	}
 	return out
 }

@@ -633,7 +633,7 @@ func (s *DocumentSet) Operations() []*Operation {
 				keys = append(keys, op.Key())
 			}
 			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
-			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Retired: d.Retired || retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
 			} else {
@@ -659,6 +659,38 @@ func (s *DocumentSet) Operations() []*Operation {
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
 	})
 	return ops
+}
+
+// MarkedLevel is the unstable level a version's name marks, as vervet
+// names them (2024-01-04~beta is beta, ~experimental alpha, ~wip draft);
+// "" for any other name.
+func MarkedLevel(version string) string {
+	if len(version) <= len("2006-01-02") {
+		return ""
+	}
+	level := snykLevels[strings.TrimPrefix(strings.ToLower(version[len("2006-01-02"):]), "~")]
+	if !Unstable(level) {
+		return ""
+	}
+	return level
+}
+
+// documentStability is the level of an operation's version in document d:
+// the level the document's name marks (~beta), else the one the operation
+// or the document declares; "" when released, or when nothing names a
+// level (.upcoming, preview).
+func documentStability(d *VersionDocument, op *Operation) string {
+	level := ""
+	if d.PreRelease {
+		level = MarkedLevel(d.Version)
+	}
+	if level == "" {
+		level = op.Level()
+	}
+	if !Unstable(level) {
+		return ""
+	}
+	return level
 }
 
 // Snapshot stands for the set where a single snapshot is expected: its

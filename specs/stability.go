@@ -35,6 +35,18 @@ func retired(extensions map[string]any) bool {
 // snykLevels are oasdiff's levels for vervet's.
 var snykLevels = map[string]string{"wip": "draft", "experimental": "alpha", "beta": "beta", "ga": "stable"}
 
+// LevelNamed is oasdiff's level for a level named in either vocabulary:
+// oasdiff's draft, alpha, beta and stable, or vervet's wip,
+// experimental, beta and ga; ok is false for any other name.
+func LevelNamed(name string) (level string, ok bool) {
+	switch name {
+	case "draft", "alpha", "beta", "stable":
+		return name, true
+	}
+	level, ok = snykLevels[name]
+	return level, ok
+}
+
 // Unstable reports whether a stability level marks something not yet
 // stable: listed like a pre-release version and never gated.
 func Unstable(level string) bool {

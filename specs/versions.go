@@ -67,7 +67,13 @@ type Operation struct {
 // beta (x-stability-level, x-snyk-api-stability), or its document is and
 // it says nothing: an unversioned one is never gated.
 func (o *Operation) Unstable() bool {
-	return Unstable(cmp.Or(stabilityOf(o.Op.Extensions), o.docLevel))
+	return Unstable(o.Level())
+}
+
+// Level is the operation's declared level, else its document's; "" when
+// neither declares one.
+func (o *Operation) Level() string {
+	return cmp.Or(stabilityOf(o.Op.Extensions), o.docLevel)
 }
 
 // Name is "METHOD /path", the way findings name an operation; a webhook's
@@ -164,6 +170,10 @@ type Version struct {
 	// Retired says the version is marked sunset (LifecycleExtension): no
 	// longer served, so removing it breaks no client.
 	Retired bool
+	// Stability is a pre-release's level, draft, alpha or beta, for the
+	// clock of that level; "" for a released version, and for a
+	// pre-release nothing gives a level (.upcoming, preview).
+	Stability string
 	// View is the operation restricted to this version: its parameters, and
 	// its request body and responses with only this version's media types
 	// (renamed to their version-free form) and the unversioned ones. For a
@@ -391,6 +401,9 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 		mt := versions[name]
 		level := versionStability(op, product, name, docLevel)
 		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
+		if Unstable(level) {
+			v.Stability = level
+		}
 		if d, err := civil.ParseDate(strings.TrimSuffix(name, ".upcoming")); err == nil {
 			v.Date = d
 		}

@@ -122,7 +122,7 @@ func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, 
 	if date.IsZero() {
 		date = today()
 	}
-	clock := policy.Clock{Months: cfg.DeprecationMonths, Today: date}
+	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
 	return clock, clock.Lifecycles(s, set.Operations()), nil
 }
 

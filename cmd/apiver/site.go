@@ -72,7 +72,7 @@ func siteRun(opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL, DeprecationMonths: cfg.DeprecationMonths}
+	siteOpts := site.Options{Title: opts.title, BaseURL: opts.baseURL, Periods: cfg.Periods()}
 	if s := cfg.Versioning.Select; s.Header != "" || s.Query != "" {
 		siteOpts.Select = s.Request
 	}
@@ -84,7 +84,7 @@ func siteRun(opts *siteOptions) error {
 		siteOpts.AsOf = clock.Today
 		for _, l := range lifecycles {
 			if (l.State == policy.Deprecated || l.State == policy.SunsetOverdue || l.State == policy.Retired) && !l.SunsetOn.IsZero() {
-				siteOpts.Deprecations = append(siteOpts.Deprecations, site.Deprecation{Operation: l.Operation, Version: l.Version, Sunset: l.SunsetOn, Successor: l.Successor})
+				siteOpts.Deprecations = append(siteOpts.Deprecations, site.Deprecation{Operation: l.Operation, Version: l.Version, Sunset: l.SunsetOn, Successor: l.Successor, Period: l.Period})
 			}
 		}
 	} else {

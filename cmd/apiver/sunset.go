@@ -29,7 +29,8 @@ func newSunsetCmd(runF func(*sunsetOptions) error) *cobra.Command {
 		Long: `List the versions whose sunset falls within --within days of the date, and those
 already past their sunset. --format ics writes an iCalendar file with one all-day
 event per sunset to subscribe to. With --fail-on-overdue the exit code is 1 when a
-version is overdue. SNAPSHOT is a file or git REF:PATH.`,
+version is overdue. SNAPSHOT is a file or git REF:PATH. Sunsets follow the config's
+deprecation periods (deprecationMonths, or sunset: per stability level).`,
 		Example: `  # What goes within the next quarter
   apiver sunset openapi/api.yaml --within 90d
 

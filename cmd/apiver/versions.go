@@ -62,7 +62,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if date.IsZero() {
 		date = today()
 	}
-	clock := policy.Clock{Months: cfg.DeprecationMonths, Today: date}
+	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
 	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
 }
 
@@ -79,7 +79,9 @@ func newVersionsCmd(runF func(*versionsOptions) error) *cobra.Command {
 		Short: "List every operation's versions with state, deprecation date, sunset date and successor",
 		Long: `List every operation of SNAPSHOT (a file or git REF:PATH) with its versions: state
 (stable, deprecated, sunset-overdue, pre-release, upcoming), deprecation date, sunset date and
-successor, as of --date (default: the snapshot's date).`,
+successor, as of --date (default: the snapshot's date). Sunsets follow the config's
+deprecation periods: deprecationMonths, or sunset: per stability level, which also puts the
+pre-releases of a level it names on the clock.`,
 		Example: `  apiver versions openapi/api.yaml
   apiver versions --date 2025-01-01 --format json snapshots/api-2024-12-19.yaml
   apiver versions origin/main:openapi/api.yaml`,
