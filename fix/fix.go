@@ -34,31 +34,9 @@ type Input struct {
 	Version string
 	// MaxSize bounds the other files read (sizelimit.ReadFile's limit).
 	MaxSize int64
-	// parsed, when set, keeps the first parse of Base and Revision for the
-	// fixes after it (Run fixes again with fewer targets).
-	parsed *parsedInput
-	// trees is Options.Trees.
+	// trees is Options.Trees: the fix reads the trees its caller holds
+	// (only reads them: edits render clones).
 	trees func([]byte) *yaml.Node
-}
-
-type parsedInput struct{ base, rev *doc }
-
-// docs parses base and revision, once for all fixes of in when in.parsed
-// is set. The trees are only read: edits render clones.
-func (in Input) docs() (base, rev *doc, err error) {
-	if in.parsed != nil && in.parsed.base != nil {
-		return in.parsed.base, in.parsed.rev, nil
-	}
-	if base, err = readDoc(in.Base.Path, in.Base.Data, in.trees); err != nil {
-		return nil, nil, err
-	}
-	if rev, err = readDoc(in.Revision.Path, in.Revision.Data, in.trees); err != nil {
-		return nil, nil, err
-	}
-	if in.parsed != nil {
-		in.parsed.base, in.parsed.rev = base, rev
-	}
-	return base, rev, nil
 }
 
 // Added is a version the fix added, carrying the revision's content of
@@ -86,8 +64,9 @@ type Result struct {
 	// why, one line each.
 	Notes []string
 
-	// base and rev are the trees the fix read, fixed the parse of Data:
-	// Verify reads them instead of parsing each text again.
+	// base and rev are the trees the fix read, fixed the parse of Data
+	// (made once, by fixedDoc): Verify reads them instead of parsing each
+	// text again.
 	base, rev, fixed *doc
 	trees            func([]byte) *yaml.Node
 }
@@ -106,7 +85,11 @@ func (r *Result) fixedDoc(path string) (*doc, error) {
 
 // Fix plans and applies the edits.
 func Fix(in Input) (*Result, error) {
-	base, rev, err := in.docs()
+	base, err := readDoc(in.Base.Path, in.Base.Data, in.trees)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := readDoc(in.Revision.Path, in.Revision.Data, in.trees)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 	if opts.Version == "" && len(targets) > 0 {
 		return nil, nil, fmt.Errorf("%s: no date in its name: give --version or --date for the new version", revision.Path)
 	}
-	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), parsed: &parsedInput{}, trees: opts.Trees}
+	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), trees: opts.Trees}
 	res, after, err := fixAndCheck(in, opts)
 	if err != nil {
 		return nil, nil, err

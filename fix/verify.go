@@ -87,16 +87,11 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 			return same
 		}
 		if revDoc == nil {
-			r := res.rev
-			var revErr error
-			if r == nil {
-				r, revErr = parseDoc(revision.Path, revision.Data)
-			}
-			f, fixedErr := res.fixedDoc(revision.Path)
-			if revErr != nil || fixedErr != nil {
+			f, err := res.fixedDoc(revision.Path)
+			if err != nil {
 				return false
 			}
-			revDoc, fixedDoc = r, f
+			revDoc, fixedDoc = res.rev, f
 		}
 		asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
 		return asRevision[at]
@@ -120,12 +115,6 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 // $refs into other files that the fix copied mapped back).
 func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
 	baseDoc := res.base
-	if baseDoc == nil {
-		var err error
-		if baseDoc, err = parseDoc(base.Path, base.Data); err != nil {
-			return err
-		}
-	}
 	fixedDoc, err := res.fixedDoc(base.Path)
 	if err != nil {
 		return fmt.Errorf("the fixed file does not parse: %w", err)

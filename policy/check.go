@@ -290,7 +290,7 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 	for _, op := range in.Result.Revision {
 		baseOp := base[op.Key()]
 		for _, v := range slices.Concat(op.Versions, op.PreRelease) {
-			if clock.Clocked(&v) && op.Deprecated(v.Name) && (baseOp == nil || anyVersion(baseOp, v.Name) == nil || !baseOp.Deprecated(v.Name)) {
+			if clock.Clocked(&v) && op.Deprecated(v.Name) && (baseOp == nil || baseOp.AnyVersion(v.Name) == nil || !baseOp.Deprecated(v.Name)) {
 				dates[OperationVersion(op.Name(), v.Name)] = on
 			}
 		}
@@ -314,7 +314,7 @@ func (c *checker) removedVersions() {
 		}
 		clock := c.clock()
 		baseOp, successor := successorOf(c.in.Result, p)
-		v := anyVersion(baseOp, p.Version)
+		v := baseOp.AnyVersion(p.Version)
 		// A pre-release is held to its level's period only when the
 		// config gives it one: that period is a promise to its clients.
 		if p.PreRelease && (v == nil || !clock.Clocked(v)) {
@@ -440,7 +440,7 @@ func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs
 	baseOp := findOperation(res.Base, removed.Operation)
 	newer := func(op *specs.Operation) *specs.Version { return newerVersion(op, removed.Version) }
 	if removed.PreRelease {
-		v := anyVersion(baseOp, removed.Version)
+		v := baseOp.AnyVersion(removed.Version)
 		newer = func(op *specs.Operation) *specs.Version {
 			if v == nil {
 				return nil
@@ -452,22 +452,6 @@ func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs
 		return baseOp, successor
 	}
 	return baseOp, newer(findByKey(res.Revision, baseOp))
-}
-
-// anyVersion is op's released or pre-release version named name, or nil.
-func anyVersion(op *specs.Operation, name string) *specs.Version {
-	if op == nil {
-		return nil
-	}
-	if v := op.Version(name); v != nil {
-		return v
-	}
-	for i := range op.PreRelease {
-		if op.PreRelease[i].Name == name {
-			return &op.PreRelease[i]
-		}
-	}
-	return nil
 }
 
 // newerVersion is the oldest version of op newer than name, or nil.

@@ -201,8 +201,12 @@ type InDocument struct {
 	Next *Version
 }
 
-// anyVersion is the dated or pre-release version with the given name, or nil.
-func (o *Operation) anyVersion(name string) *Version {
+// AnyVersion is the dated or pre-release version with the given name, or
+// nil (also for a nil operation).
+func (o *Operation) AnyVersion(name string) *Version {
+	if o == nil {
+		return nil
+	}
 	if v := o.Version(name); v != nil {
 		return v
 	}
@@ -217,7 +221,7 @@ func (o *Operation) anyVersion(name string) *Version {
 // inDocument is the version document a version was read from, nil for a
 // version of a media type.
 func (o *Operation) inDocument(version string) (*Version, *InDocument) {
-	if v := o.anyVersion(version); v != nil && v.Document != nil {
+	if v := o.AnyVersion(version); v != nil && v.Document != nil {
 		return v, v.Document
 	}
 	return nil, nil

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
@@ -22,6 +20,7 @@ import (
 	"github.com/apiver/apiver/specs/prune"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 )
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
