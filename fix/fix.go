@@ -12,6 +12,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
@@ -85,12 +86,15 @@ func (r *Result) fixedDoc(path string) (*doc, error) {
 
 // Fix plans and applies the edits.
 func Fix(in Input) (*Result, error) {
-	base, err := readDoc(in.Base.Path, in.Base.Data, in.trees)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := readDoc(in.Revision.Path, in.Revision.Data, in.trees)
-	if err != nil {
+	// Both texts at once: where the caller holds no parse trees, parsing
+	// them is most of a fix's time.
+	var base, rev *doc
+	var baseErr, revErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { base, baseErr = readDoc(in.Base.Path, in.Base.Data, in.trees) })
+	rev, revErr = readDoc(in.Revision.Path, in.Revision.Data, in.trees)
+	wg.Wait()
+	if err := cmp.Or(baseErr, revErr); err != nil {
 		return nil, err
 	}
 	newAnchorNames(base, rev)

@@ -40,7 +40,8 @@ type Options struct {
 	Checked     *diff.Result
 	// Trees, when set, gives the parse tree the caller holds of a text
 	// (base, revision or the fixed text; nil when it holds none), which
-	// the fix reads instead of parsing the text again.
+	// the fix reads instead of parsing the text again. The fix asks for
+	// the base's and the revision's at once.
 	Trees func(data []byte) *yaml.Node
 }
 

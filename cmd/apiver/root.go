@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"cloud.google.com/go/civil"
@@ -392,6 +393,7 @@ type pairSources struct {
 	// edited is the last text a loader was given, as a source of the
 	// revision's name: a fix loads it against the base and against the
 	// revision, and parses it once.
+	mu         sync.Mutex // the fix asks for two trees at once
 	edited     *specs.Source
 	editedText []byte
 }
@@ -411,6 +413,8 @@ func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Sna
 
 // editedSource is the source of edited bytes, the same for the same bytes.
 func (p *pairSources) editedSource(edited []byte) *specs.Source {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.edited == nil || !bytes.Equal(p.editedText, edited) {
 		p.edited, p.editedText = p.revision.WithData(edited), edited
 	}
