@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cloud.google.com/go/civil"
 	"errors"
 	"fmt"
 	"io"
@@ -12,10 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"cloud.google.com/go/civil"
+
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/schollz/progressbar/v3"
@@ -280,28 +282,32 @@ for REF:PATH, else today.`,
 			if err != nil {
 				return err
 			}
-			documents, err := byDocument(cfg, args[0], args[1])
+			opts, err := flags.options(cfg, pipeline.LoadOnce)
+			if err != nil {
+				return err
+			}
+			documents, err := pipeline.ByDocument(cfg, args[0], args[1])
 			if err != nil {
 				return err
 			}
 			var base, revision *specs.Snapshot
 			var pair *specs.DocumentPair
 			if documents {
-				if pair, err = flags.loadDocuments(cfg, args[0], args[1]); err != nil {
+				if pair, err = pipeline.LoadDocuments(args[0], args[1], opts); err != nil {
 					return err
 				}
 				if pair.Revision.Date.IsZero() {
 					// A work-tree folder without a date is released today.
-					pair.Revision.Date = today()
+					pair.Revision.Date = pipeline.Today()
 				}
 				revision = pair.Revision.Snapshot()
 			} else {
-				if base, revision, err = flags.loadPair(cfg, args[0], args[1]); err != nil {
+				if base, revision, err = pipeline.LoadPair(args[0], args[1], opts); err != nil {
 					return err
 				}
 				if revision.Date.IsZero() {
 					// A work-tree file without a date is released today.
-					revision.Date = today()
+					revision.Date = pipeline.Today()
 				}
 			}
 			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
@@ -408,7 +414,7 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if err != nil {
 				return err
 			}
-			if documents, err := byDocument(cfg, args[0]); err != nil || documents {
+			if documents, err := pipeline.ByDocument(cfg, args[0]); err != nil || documents {
 				if err != nil {
 					return err
 				}

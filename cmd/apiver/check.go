@@ -5,14 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"al.essio.dev/pkg/shellescape"
-	"cloud.google.com/go/civil"
-	"github.com/apiver/apiver/fix"
-	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -104,31 +101,31 @@ func checkRun(opts *checkOptions) error {
 	}
 	// Every format offers the fix, so the comparison keeps its sources
 	// for it.
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, reloadable)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, pipeline.Reloadable)
 	if err != nil {
 		return err
 	}
-	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
+	if err := addExemptions(&cmp.Config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
 	}
 	if opts.failOnPreexisting {
-		cmp.config.FailOnPreexisting = true
+		cmp.Config.FailOnPreexisting = true
 	}
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	anchor := policy.NewAnchor(cmp.base, cmp.revision, cmp.result.Revision)
-	if cmp.documents != nil {
-		anchor = policy.NewDocumentAnchor(cmp.documents)
+	report := cmp.Check()
+	anchor := policy.NewAnchor(cmp.Base, cmp.Revision, cmp.Result.Revision)
+	if cmp.Documents != nil {
+		anchor = policy.NewDocumentAnchor(cmp.Documents)
 	}
-	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
+	res := printer.CheckResult{Report: report, FailOn: failOn, Spec: cmp.Revision.Path, ToolVersion: readVersion().Released(), Root: specs.RepoRoot(),
 		Groups: report.Groups(anchor)}
-	if cmp.documents != nil {
-		cmp.documents.Release()
+	if cmp.Documents != nil {
+		cmp.Documents.Release()
 	}
-	res.Fixed = fixedBy(opts, cmp, report)
+	res.Fixed = cmp.FixedBy(report)
 	if res.Fixed != nil {
 		res.FixCommand = shellescape.QuoteCommand(append(opts.fixArgs, fixOutput(cmp)...))
 	}
-	for _, p := range cmp.result.Pairs {
+	for _, p := range cmp.Result.Pairs {
 		res.Checked = append(res.Checked, printer.OperationVersion{Operation: p.Operation, Version: p.Version})
 	}
 	if err := printer.Check(opts.out, opts.format, res); err != nil {
@@ -143,31 +140,6 @@ func checkRun(opts *checkOptions) error {
 		return errPolicyFailed
 	}
 	return nil
-}
-
-// fixedBy tells which findings `apiver fix` resolves, by running it as the
-// suggestion would: the check offers the fix for exactly those. Nil when
-// nothing is fixable or the fix cannot run (an input read from stdin
-// cannot be read again; a fix that fails fixes nothing).
-func fixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
-	if !slices.ContainsFunc(report.Findings, policy.Finding.Fixable) {
-		return nil
-	}
-	if cmp.documents != nil {
-		return documentsFixedBy(opts, cmp, report)
-	}
-	if opts.basePath == sizelimit.Stdin || opts.revisionPath == sizelimit.Stdin {
-		return nil // read once: the fix cannot read it again
-	}
-	_, after, err := runFix(&opts.pairFlags, cmp, report, newVersion(civil.Date{}, cmp))
-	if err != nil {
-		return nil
-	}
-	fixed := fix.Fixed(report, after)
-	if !slices.Contains(fixed, true) {
-		return nil
-	}
-	return fixed
 }
 
 // fixArgs is the `apiver fix` command line for a check's: its two inputs
@@ -197,13 +169,13 @@ func fixArgs(check *cobra.Command, args []string) []string {
 // version documents is fixed in place without it). A revision read from
 // git (REF:PATH) is written to PATH in the work tree, which is what a
 // commit on that branch would change.
-func fixOutput(cmp *comparison) []string {
-	path, ref := cmp.revision.Path, cmp.revision.Ref
-	if cmp.documents != nil {
-		path, ref = cmp.documents.Revision.Path, cmp.documents.Revision.Ref
+func fixOutput(cmp *pipeline.Comparison) []string {
+	path, ref := cmp.Revision.Path, cmp.Revision.Ref
+	if cmp.Documents != nil {
+		path, ref = cmp.Documents.Revision.Path, cmp.Documents.Revision.Ref
 	}
 	if ref == "" {
-		if cmp.documents != nil {
+		if cmp.Documents != nil {
 			return nil
 		}
 		return []string{"-o", path}

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/printer"
 	"github.com/spf13/cobra"
 )
@@ -48,11 +49,11 @@ func diffRun(opts *diffOptions) error {
 	if err := checkFormat(printer.Formats, opts.format); err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, loadOnce)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, pipeline.LoadOnce)
 	if err != nil {
 		return err
 	}
-	changes := cmp.result.Changes()
+	changes := cmp.Result.Changes()
 	if err := printer.Diff(opts.out, opts.format, changes); err != nil {
 		return err
 	}

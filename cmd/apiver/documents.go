@@ -17,93 +17,10 @@ import (
 	"github.com/apiver/apiver/internal/atomicfile"
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/outfile"
-	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 )
-
-// byDocument tells how the inputs publish their versions: as version
-// documents in a folder (or REF:FOLDER), or in the media types of one
-// file. The config's versioning.by decides; unset, a folder means version
-// documents. Inputs of both kinds in one comparison are a usage error.
-func byDocument(cfg policy.Config, paths ...string) (bool, error) {
-	folders := make([]bool, len(paths))
-	for i, p := range paths {
-		folders[i] = p != sizelimit.Stdin && specs.IsFolder(p)
-	}
-	switch cfg.Versioning.By {
-	case policy.ByDocument, policy.ByResource:
-		for i, p := range paths {
-			if !folders[i] {
-				return false, fmt.Errorf("%s: versioning.by is %s: want a folder of version documents (or REF:FOLDER), not a file", p, cfg.Versioning.By)
-			}
-		}
-		return true, nil
-	case policy.ByMediaType:
-		for i, p := range paths {
-			if folders[i] {
-				return false, fmt.Errorf("%s: a folder, but versioning.by is media-type: name the snapshot file, or set versioning.by: document for a folder of version documents", p)
-			}
-		}
-		return false, nil
-	}
-	for i := 1; i < len(paths); i++ {
-		if folders[i] != folders[0] {
-			folder, file := paths[0], paths[i]
-			if !folders[0] {
-				folder, file = file, folder
-			}
-			if file == sizelimit.Stdin || specs.Exists(file) {
-				return false, &usageError{fmt.Errorf("%s is a folder and %s a file: compare two folders of version documents, or two files", folder, file)}
-			}
-			// Reading the missing one as a folder says what is missing.
-			return true, nil
-		}
-	}
-	return len(paths) > 0 && folders[0], nil
-}
-
-// loadDocuments reads two document sets and loads them for their
-// comparison.
-func (f *pairFlags) loadDocuments(cfg policy.Config, basePath, revisionPath string) (*specs.DocumentPair, error) {
-	baseOpts, revisionOpts, err := f.loadOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
-	sets, err := specs.ReadDocumentSets([]string{basePath, revisionPath}, []specs.LoadOptions{baseOpts, revisionOpts})
-	if err != nil {
-		return nil, err
-	}
-	// LoadDocumentPair tells opts.Read what it holds at once.
-	return specs.LoadDocumentPair(sets[0], sets[1], pairOptions(f.fullPipeline, f.verbose, f.stderr))
-}
-
-// compareDocuments is compare for two document sets.
-func (f *pairFlags) compareDocuments(cfg policy.Config, basePath, revisionPath string) (*comparison, error) {
-	date, err := parseDate("--date", f.date)
-	if err != nil {
-		return nil, err
-	}
-	pair, err := f.loadDocuments(cfg, basePath, revisionPath)
-	if err != nil {
-		return nil, err
-	}
-	base, revision := pair.Base.Snapshot(), pair.Revision.Snapshot()
-	if date.IsZero() {
-		date = revision.Date
-	}
-	if date.IsZero() {
-		date = today()
-	}
-	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cfg.ChangeLevels(), Date: date})
-	if err != nil {
-		return nil, err
-	}
-	var evidence policy.SnapshotEvidence
-	evidence.AddPair(result.Base, result.Revision)
-	noteLatestVersion(f.stderr, cfg.DetectSnapshot(evidence))
-	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, documents: pair}, nil
-}
 
 // documentLifecycles loads a document set and computes the clock of every
 // version of its operations on date (zero: the set's date, else today).
@@ -120,7 +37,7 @@ func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, 
 		date = s.Date
 	}
 	if date.IsZero() {
-		date = today()
+		date = pipeline.Today()
 	}
 	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
 	return clock, clock.Lifecycles(s, set.Operations()), nil
@@ -178,17 +95,17 @@ func documentMigration(cfg policy.Config, path, from, to string, paths specs.Pat
 // and checks the result: the documents restored and the new one are
 // written in place in the revision's folder, or with -o the whole fixed
 // set into a folder, or with --diff their unified diff.
-func fixDocuments(opts *fixOptions, cmp *comparison, version civil.Date) error {
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	revision := cmp.documents.Revision
-	res, err := fix.Documents(cmp.documents, report, version)
-	cmp.documents.Release()
+func fixDocuments(opts *fixOptions, cmp *pipeline.Comparison, version civil.Date) error {
+	report := cmp.Check()
+	revision := cmp.Documents.Revision
+	res, err := fix.Documents(cmp.Documents, report, version)
+	cmp.Documents.Release()
 	if err != nil {
 		return err
 	}
 	left := report
 	if res.Set != nil {
-		if left, err = opts.checkFixed(opts.basePath, cmp, res.Set); err != nil {
+		if left, err = cmp.CheckFixed(res.Set); err != nil {
 			return err
 		}
 	}
@@ -260,51 +177,4 @@ func writeDocuments(files map[string][]byte, root string, lockTimeout time.Durat
 		}
 	}
 	return nil
-}
-
-// checkFixed checks the base against the fixed revision set, as check
-// would once the fix is written.
-func (f *pairFlags) checkFixed(basePath string, cmp *comparison, fixed *specs.DocumentSet) (*policy.Report, error) {
-	baseOpts, _, err := f.loadOptions(cmp.config)
-	if err != nil {
-		return nil, err
-	}
-	// The fixed set is the revision's, in its layout.
-	baseOpts.Layout = specs.LayoutDocuments
-	if fixed.ByResource {
-		baseOpts.Layout = specs.LayoutResources
-	}
-	base, err := specs.ReadDocumentSet(basePath, baseOpts)
-	if err != nil {
-		return nil, err
-	}
-	pair, err := specs.LoadDocumentPair(base, fixed, pairOptions(f.fullPipeline, false, nil))
-	if err != nil {
-		return nil, fmt.Errorf("the fixed documents do not load: %w", err)
-	}
-	defer pair.Release()
-	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cmp.config.ChangeLevels(), Date: cmp.date})
-	if err != nil {
-		return nil, err
-	}
-	return policy.Check(policy.Input{Base: pair.Base.Snapshot(), Revision: pair.Revision.Snapshot(), Result: result, Date: cmp.date, Config: cmp.config}), nil
-}
-
-// documentsFixedBy is fixedBy for version documents: the findings that
-// fix.Documents resolves, found by checking its result; nil when it
-// resolves none or cannot run.
-func documentsFixedBy(opts *checkOptions, cmp *comparison, report *policy.Report) []bool {
-	res, err := fix.Documents(cmp.documents, report, newVersion(civil.Date{}, cmp))
-	if err != nil || res.Set == nil {
-		return nil
-	}
-	after, err := opts.checkFixed(opts.basePath, cmp, res.Set)
-	if err != nil {
-		return nil
-	}
-	fixed := fix.Fixed(report, after)
-	if !slices.Contains(fixed, true) {
-		return nil
-	}
-	return fixed
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/apiver/apiver/internal/benchspec"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apiver/apiver/internal/benchspec"
 
 	"github.com/apiver/apiver/internal/corpus"
 	"go.yaml.in/yaml/v3"

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/internal/escape"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/spf13/cobra"
 )
@@ -67,19 +67,20 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := opts.compare(opts.basePath, opts.revisionPath, keptParsed)
+	cmp, err := opts.compare(opts.basePath, opts.revisionPath, pipeline.KeptParsed)
 	if err != nil {
 		return err
 	}
-	version = newVersion(version, cmp)
-	if err := addExemptions(&cmp.config, opts.exemptionsPath, opts.stderr); err != nil {
+	if version.IsZero() {
+		version = cmp.NewVersion()
+	}
+	if err := addExemptions(&cmp.Config, opts.exemptionsPath, opts.stderr); err != nil {
 		return err
 	}
-	if cmp.documents != nil {
+	if cmp.Documents != nil {
 		return fixDocuments(opts, cmp, version)
 	}
-	report := policy.Check(policy.Input{Base: cmp.base, Revision: cmp.revision, Result: cmp.result, Date: cmp.date, Config: cmp.config})
-	res, left, err := runFix(&opts.pairFlags, cmp, report, version)
+	res, left, err := cmp.Fix(cmp.Check(), version)
 	if err != nil {
 		return err
 	}
@@ -105,11 +106,11 @@ func fixRun(opts *fixOptions) error {
 	}
 	out := res.Data
 	if opts.unified {
-		from, to := cmp.revision.Path, cmp.revision.Path
+		from, to := cmp.Revision.Path, cmp.Revision.Path
 		if !filepath.IsAbs(from) {
 			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
 		}
-		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.revision.Data, res)
+		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.Revision.Data, res)
 		if err != nil {
 			return err
 		}
@@ -139,51 +140,6 @@ func notFixable(stderr io.Writer, left *policy.Report) error {
 		return errPolicyFailed
 	}
 	return nil
-}
-
-// runFix fixes a checked pair and holds the result to the fix's promise
-// (fix.Verify): what `apiver fix` writes, and what check offers. Its check
-// of the fixed text loads only what differs from the base, and reads the
-// rest from the comparison's diff (fix.Options.Checked).
-func runFix(f *pairFlags, cmp *comparison, report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
-	product, err := cmp.config.ResolveProduct(cmp.base, cmp.revision)
-	if err != nil {
-		return nil, nil, err
-	}
-	v := ""
-	if !version.IsZero() {
-		v = version.String()
-	}
-	opts := fix.Options{Config: cmp.config, Date: cmp.date, Product: product, Version: v, AllowRemoteRefs: f.allowRemoteRefs}
-	if cmp.sources != nil {
-		budgetForFix(cmp.sources.base.Size() + cmp.sources.revision.Size())
-		opts.LoadChanges, opts.Checked = cmp.sources.loader(cmp.sources.base), cmp.result
-		opts.LoadAgainstRevision = cmp.sources.loader(cmp.sources.revision)
-		if !cmp.sources.opts.Full {
-			opts.Trees = cmp.sources.tree
-		}
-	}
-	res, left, err := fix.Run(cmp.base, cmp.revision, report, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Nothing is written unless the result keeps the fix's promise.
-	if err := fix.Verify(cmp.base, cmp.revision, report, left, res, opts); err != nil {
-		return nil, nil, err
-	}
-	return res, left, nil
-}
-
-// newVersion names the fix's new version: --version when given, else the
-// revision's date from its name or its commit, else the check's date
-// (--date, else today), as for a work-tree file.
-func newVersion(flag civil.Date, c *comparison) civil.Date {
-	for _, d := range []civil.Date{flag, c.revision.Date} {
-		if !d.IsZero() {
-			return d
-		}
-	}
-	return c.date
 }
 
 func dashed(s string) string {

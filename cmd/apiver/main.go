@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/internal/escape"
+	"github.com/apiver/apiver/pipeline"
 )
 
 // Exit codes, the one table: 0 pass, 1 policy failure, 2 usage or input error.
@@ -49,6 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // missing required flag as a plain error.
 func isUsageError(err error) bool {
 	if _, ok := errors.AsType[*usageError](err); ok {
+		return true
+	}
+	if _, ok := errors.AsType[*pipeline.UsageError](err); ok {
 		return true
 	}
 	return strings.HasPrefix(err.Error(), "required flag(s)")

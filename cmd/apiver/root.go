@@ -1,27 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"cloud.google.com/go/civil"
-	"github.com/apiver/apiver/diff"
-	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/internal/suggest"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
-	"github.com/apiver/apiver/specs/prune"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.yaml.in/yaml/v3"
 )
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -253,184 +247,46 @@ func (f *pairFlags) registerDate(fs *pflag.FlagSet) {
 	fs.StringVar(&f.date, "date", "", "the policy's today (default: the revision's date, else the current date)")
 }
 
-// comparison is two loaded snapshots, the config, the policy's date and
-// their diff.
-type comparison struct {
-	base, revision *specs.Snapshot
-	config         policy.Config
-	date           civil.Date
-	result         *diff.Result
-	// documents are the version documents compared, when the snapshots are
-	// document sets (base and revision then stand for their folders).
-	documents *specs.DocumentPair
-	// sources are the two files, when the comparison may load them again
-	// (compare's reuse); nil for document sets.
-	sources *pairSources
+// options are the flags' pipeline.Options, with the config's.
+func (f *pairFlags) options(cfg policy.Config, reuse pipeline.Reuse) (pipeline.Options, error) {
+	opts := pipeline.Options{Config: cfg, AllowRemoteRefs: f.allowRemoteRefs, Reuse: reuse}
+	var err error
+	for _, d := range []struct {
+		flag, value string
+		into        *civil.Date
+	}{{"--date", f.date, &opts.Date}, {"--base-date", f.baseDate, &opts.BaseDate}, {"--revision-date", f.revisionDate, &opts.RevisionDate}} {
+		if *d.into, err = parseDate(d.flag, d.value); err != nil {
+			return opts, err
+		}
+	}
+	if opts.Paths, err = f.filter(); err != nil {
+		return opts, err
+	}
+	loading := pairOptions(f.fullPipeline, f.verbose, f.stderr)
+	opts.Full, opts.Note, opts.Budget = loading.Full, loading.Note, loading.Read
+	return opts, nil
 }
 
-// reuse is what a comparison keeps of its files for a fix of the revision
-// and its check (pairSources.loader).
-type reuse int
-
-const (
-	// loadOnce keeps nothing: the comparison is all there is.
-	loadOnce reuse = iota
-	// reloadable keeps the files' bytes: a check, which runs the fix only
-	// when something is fixable, and would hold parse trees for nothing
-	// when not.
-	reloadable
-	// keptParsed keeps the files parsed: apiver fix.
-	keptParsed
-)
-
-// compare loads and diffs two snapshots, keeping what reuse says of them.
-func (f *pairFlags) compare(basePath, revisionPath string, reuse reuse) (*comparison, error) {
-	date, err := parseDate("--date", f.date)
-	if err != nil {
-		return nil, err
+// compare loads and diffs two snapshots, keeping what reuse says of them,
+// and says on stderr what they tell of the config's snapshot kind.
+func (f *pairFlags) compare(basePath, revisionPath string, reuse pipeline.Reuse) (*pipeline.Comparison, error) {
+	if _, err := parseDate("--date", f.date); err != nil {
+		return nil, err // a bad --date fails before the config is read
 	}
 	cfg, err := loadConfig(f.configPath, f.stderr)
 	if err != nil {
 		return nil, err
 	}
-	if docs, err := byDocument(cfg, basePath, revisionPath); err != nil || docs {
-		if err != nil {
-			return nil, err
-		}
-		return f.compareDocuments(cfg, basePath, revisionPath)
-	}
-	baseSrc, revisionSrc, opts, err := f.readPair(cfg, basePath, revisionPath)
+	opts, err := f.options(cfg, reuse)
 	if err != nil {
 		return nil, err
 	}
-	var sources *pairSources
-	if reuse != loadOnce {
-		opts.Keep, opts.Validator = reuse == keptParsed, prune.NewValidator()
-		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: opts}
-		sources.opts.Note = nil  // the reloads are the fix's, not the check's
-		sources.opts.Keep = true // the fix loads each source twice
-	}
-	base, revision, err := specs.LoadReducedPair(baseSrc, revisionSrc, opts)
+	cmp, err := pipeline.Compare(basePath, revisionPath, opts)
 	if err != nil {
 		return nil, err
 	}
-	if date.IsZero() {
-		date = revision.Date
-	}
-	if date.IsZero() {
-		date = today()
-	}
-	product, err := cfg.ResolveProduct(base, revision)
-	if err != nil {
-		return nil, err
-	}
-	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date, LatestVersion: cfg.Snapshot == policy.LatestVersion})
-	if err != nil {
-		return nil, err
-	}
-	var evidence policy.SnapshotEvidence
-	evidence.AddPair(result.Base, result.Revision)
-	noteLatestVersion(f.stderr, cfg.DetectSnapshot(evidence))
-	return &comparison{base: base, revision: revision, config: cfg, date: date, result: result, sources: sources}, nil
-}
-
-// loadPair loads both snapshots with the config's limits, for a comparison
-// of the two.
-func (f *pairFlags) loadPair(cfg policy.Config, basePath, revisionPath string) (*specs.Snapshot, *specs.Snapshot, error) {
-	base, revision, opts, err := f.readPair(cfg, basePath, revisionPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	return specs.LoadReducedPair(base, revision, opts)
-}
-
-// readPair reads both files with the config's limits, and says how to load
-// them as a pair.
-func (f *pairFlags) readPair(cfg policy.Config, basePath, revisionPath string) (base, revision *specs.Source, opts specs.PairOptions, err error) {
-	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
-		return nil, nil, opts, &usageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
-	}
-	baseOpts, revisionOpts, err := f.loadOptions(cfg)
-	if err != nil {
-		return nil, nil, opts, err
-	}
-	opts = pairOptions(f.fullPipeline, f.verbose, f.stderr)
-	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
-	return base, revision, opts, err
-}
-
-// loadOptions are how the base and the revision load: their dates, the
-// config's limits and the path filter.
-func (f *pairFlags) loadOptions(cfg policy.Config) (base, revision specs.LoadOptions, err error) {
-	baseDate, err := parseDate("--base-date", f.baseDate)
-	if err != nil {
-		return base, revision, err
-	}
-	revisionDate, err := parseDate("--revision-date", f.revisionDate)
-	if err != nil {
-		return base, revision, err
-	}
-	paths, err := f.filter()
-	if err != nil {
-		return base, revision, err
-	}
-	base = specs.LoadOptions{Date: baseDate, AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()}
-	revision = base
-	revision.Date = revisionDate
-	return base, revision, nil
-}
-
-// budgetForFix budgets memory for a pair of documentBytes and a fix's
-// loads of it: sized for one load, the budget would have the collector
-// run again and again while the fix's loads sit beside the comparison's.
-func budgetForFix(documentBytes int64) { budgetMemory(2 * documentBytes) }
-
-// pairSources are a comparison's two files, parsed once for every pair
-// that a fix loads from them.
-type pairSources struct {
-	base, revision *specs.Source
-	opts           specs.PairOptions
-	// edited is the last text a loader was given, as a source of the
-	// revision's name: a fix loads it against the base and against the
-	// revision, and parses it once.
-	mu         sync.Mutex // the fix asks for two trees at once
-	edited     *specs.Source
-	editedText []byte
-}
-
-// loader loads from (the base or the revision) against edited bytes in
-// place of the revision's (apiver fix's result, checked before it is
-// written), for the operations that differ alone
-// (specs.PairOptions.ChangesOnly): the fix reads the others from the
-// comparison.
-func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-		opts := p.opts
-		opts.ChangesOnly = true
-		return specs.LoadReducedPair(from, p.editedSource(edited), opts)
-	}
-}
-
-// editedSource is the source of edited bytes, the same for the same bytes.
-func (p *pairSources) editedSource(edited []byte) *specs.Source {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.edited == nil || !bytes.Equal(p.editedText, edited) {
-		p.edited, p.editedText = p.revision.WithData(edited), edited
-	}
-	return p.edited
-}
-
-// tree is the parse tree of data, the base's, the revision's or an edit's,
-// from the source the loads parse it in: the fix reads the tree that its
-// loads read.
-func (p *pairSources) tree(data []byte) *yaml.Node {
-	for _, s := range []*specs.Source{p.base, p.revision} {
-		if bytes.Equal(s.Data(), data) {
-			return s.Tree()
-		}
-	}
-	return p.editedSource(data).Tree()
+	noteLatestVersion(f.stderr, cmp.Detection)
+	return cmp, nil
 }
 
 func parseDate(flag, value string) (civil.Date, error) {
@@ -443,10 +299,6 @@ func parseDate(flag, value string) (civil.Date, error) {
 	}
 	return d, nil
 }
-
-// today is the only place apiver reads the wall clock: the default check
-// date when neither --date nor the revision's name gives one.
-func today() civil.Date { return civil.DateOf(time.Now()) }
 
 // formatFlag declares --format and completes its values.
 func formatFlag(cmd *cobra.Command, target *string, def string, formats []string) {

@@ -10,6 +10,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/outfile"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/site"
 	"github.com/spf13/cobra"
@@ -95,7 +96,7 @@ func siteRun(opts *siteOptions) error {
 			siteOpts.AsOf, _ = civil.ParseDate(releases[0].Date)
 		}
 		if siteOpts.AsOf.IsZero() {
-			siteOpts.AsOf = today()
+			siteOpts.AsOf = pipeline.Today()
 		}
 	}
 	files, err := site.Build(releases, siteOpts)

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
@@ -42,7 +43,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 		return policy.Clock{}, nil, err
 	}
 	opts := specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()}
-	if docs, err := byDocument(cfg, path); err != nil || docs {
+	if docs, err := pipeline.ByDocument(cfg, path); err != nil || docs {
 		if err != nil {
 			return policy.Clock{}, nil, err
 		}
@@ -60,7 +61,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 		date = s.Date
 	}
 	if date.IsZero() {
-		date = today()
+		date = pipeline.Today()
 	}
 	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
 	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
