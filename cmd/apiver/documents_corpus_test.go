@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/benchspec"
-
 	"github.com/apiver/apiver/internal/corpus"
 	"go.yaml.in/yaml/v3"
 )
