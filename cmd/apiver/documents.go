@@ -22,27 +22,6 @@ import (
 	"github.com/apiver/apiver/specs"
 )
 
-// documentLifecycles loads a document set and computes the clock of every
-// version of its operations on date (zero: the set's date, else today).
-func documentLifecycles(cfg policy.Config, path string, opts specs.LoadOptions, date civil.Date) (policy.Clock, []policy.Lifecycle, error) {
-	set, err := specs.ReadDocumentSet(path, opts)
-	if err != nil {
-		return policy.Clock{}, nil, err
-	}
-	if err := specs.LoadDocumentSet(set, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
-		return policy.Clock{}, nil, err
-	}
-	s := set.Snapshot()
-	if date.IsZero() {
-		date = s.Date
-	}
-	if date.IsZero() {
-		date = pipeline.Today()
-	}
-	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
-	return clock, clock.Lifecycles(s, set.Operations()), nil
-}
-
 // documentMigration is the migration guide between two version documents
 // of a set; in a resource tree, between the documents of each resource
 // that serve the two versions (specs.DocumentSet.Serving).

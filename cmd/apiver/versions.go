@@ -6,7 +6,6 @@ import (
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
-	"github.com/apiver/apiver/specs"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -34,37 +33,14 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	date, err := parseDate("--date", f.date)
-	if err != nil {
+	opts := pipeline.Options{Config: cfg, AllowRemoteRefs: f.allowRemoteRefs}
+	if opts.Date, err = parseDate("--date", f.date); err != nil {
 		return policy.Clock{}, nil, err
 	}
-	paths, err := f.filter()
-	if err != nil {
+	if opts.Paths, err = f.filter(); err != nil {
 		return policy.Clock{}, nil, err
 	}
-	opts := specs.LoadOptions{AllowRemoteRefs: f.allowRemoteRefs, MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()}
-	if docs, err := pipeline.ByDocument(cfg, path); err != nil || docs {
-		if err != nil {
-			return policy.Clock{}, nil, err
-		}
-		return documentLifecycles(cfg, path, opts, date)
-	}
-	s, err := specs.Load(path, opts)
-	if err != nil {
-		return policy.Clock{}, nil, err
-	}
-	product, err := cfg.ResolveProduct(s)
-	if err != nil {
-		return policy.Clock{}, nil, err
-	}
-	if date.IsZero() {
-		date = s.Date
-	}
-	if date.IsZero() {
-		date = pipeline.Today()
-	}
-	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
-	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
+	return pipeline.Lifecycles(path, opts)
 }
 
 type versionsOptions struct {
