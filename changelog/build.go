@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
-	"github.com/apiver/apiver/specs/prune"
 )
 
 // ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
@@ -79,110 +77,33 @@ func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, e
 	return paths, nil
 }
 
-// inDateOrder checks that a snapshot of a history comes after the one
-// before it: a history named snapshot by snapshot (REF:PATH, REF:FOLDER,
-// files) gives them oldest first, each dated.
-func inDateOrder(prevPath string, prev civil.Date, path string, date civil.Date) error {
-	for _, s := range []struct {
-		path string
-		date civil.Date
-	}{{prevPath, prev}, {path, date}} {
-		if s.date.IsZero() {
-			return fmt.Errorf("%s: no date: a snapshot of a history has YYYY-MM-DD in its name, or is read from git (REF:PATH)", s.path)
-		}
-	}
-	if !date.After(prev) {
-		return fmt.Errorf("%s (%s) is not after %s (%s): name the snapshots of a history oldest first, one a date (SNAPSHOT@YYYY-MM-DD gives one its date)", path, date, prevPath, prev)
-	}
-	return nil
-}
-
-// inputName is a snapshot as the command line names it: PATH, or REF:PATH.
-func inputName(ref, path string) string {
-	if ref != "" {
-		return ref + ":" + path
-	}
-	return path
-}
-
-// BuildOptions control a history build.
+// BuildOptions control a history build: how the snapshots are read and
+// loaded (pipeline.Series), and who is told what they publish.
 type BuildOptions struct {
-	Config          policy.Config
-	AllowRemoteRefs bool
-	// Paths restricts every snapshot to some of its paths.
-	Paths specs.PathFilter
-	// Progress, when set, is told after each snapshot is loaded, by the
-	// goroutine that loaded it: calls may come at once.
-	Progress func()
-	// Pair is how the two snapshots of each release are loaded.
-	Pair specs.PairOptions
+	pipeline.Options
 	// Detected, when set, is told what the snapshots' look made of their
 	// reading, when the config does not say (policy.Config.DetectSnapshot).
 	Detected func(policy.Detection)
-	// Dates, index by index with the paths, give snapshots their release
-	// dates; a zero or missing one is taken from the name, else the commit.
-	Dates []civil.Date
 }
 
-// load is how the i-th snapshot is read.
-func (o BuildOptions) load(i int) specs.LoadOptions {
-	l := specs.LoadOptions{AllowRemoteRefs: o.AllowRemoteRefs, MaxSize: o.Config.MaxSpecSize(), MaxNodes: o.Config.MaxNodes(), Paths: o.Paths, Layout: o.Config.Layout()}
-	if i < len(o.Dates) {
-		l.Date = o.Dates[i]
-	}
-	return l
-}
-
-// Build walks the snapshots in date order and records, for each one after
-// the first, the release that leads to it. Each snapshot is read and
-// loaded once, keeping only what its comparisons with the snapshots before
-// and after it need (specs.LoadForComparisons); the fast pass
-// (specs.PlanPair) finds what changed between consecutive ones, and only
-// that is diffed. Snapshots load in parallel, and at most a few are held
-// at a time. What the snapshots publish, when the config does not say, is
-// known only once all are compared: the releases wait for it.
+// Build walks the snapshot files in date order and records, for each one
+// after the first, the release that leads to it (pipeline.Series). What
+// the snapshots publish, when the config does not say, is known only once
+// all are compared: the releases wait for it.
 func Build(paths []string, opts BuildOptions) (*History, error) {
-	if opts.Pair.Validator == nil {
-		// Neighbours cut mostly the same parts: each is read once.
-		opts.Pair.Validator = prune.NewValidator()
-	}
-	loaded, release, stop := loadAhead(paths, opts)
-	defer stop()
+	return build(opts, func(each func(pipeline.Step) error) error { return pipeline.Series(paths, opts.Options, each) })
+}
+
+// build records the release of each step of a series.
+func build(opts BuildOptions, series func(each func(pipeline.Step) error) error) (*History, error) {
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
-	var prev loadResult
-	for i := range paths {
-		r := <-loaded[i]
-		if r.err != nil {
-			return nil, r.err
-		}
-		for _, note := range r.notes {
-			opts.Pair.Note(note)
-		}
-		if prev.snapshot != nil {
-			if err := inDateOrder(inputName(prev.snapshot.Ref, prev.snapshot.Path), prev.snapshot.Date, inputName(r.snapshot.Ref, r.snapshot.Path), r.snapshot.Date); err != nil {
-				return nil, err
-			}
-			var plan *specs.Plan
-			if !opts.Pair.Full {
-				var why string
-				if plan, why = specs.PlanPair(prev.source, r.source); plan == nil {
-					why = fmt.Sprintf("%s, %s: %s: everything diffed", prev.source.Path(), r.source.Path(), why)
-				} else {
-					why = plan.Note
-				}
-				if opts.Pair.Note != nil {
-					opts.Pair.Note(why)
-				}
-			}
-			rel, err := releaseBetween(prev.snapshot, r.snapshot, opts.Config, plan, &evidence)
-			if err != nil {
-				return nil, err
-			}
-			releases = append(releases, rel)
-			release(i)
-		}
-		prev = r
+	if err := series(func(s pipeline.Step) error {
+		evidence.AddPair(s.Result.Base, s.Result.Revision)
+		releases = append(releases, releaseOf(s.Base, s.Revision, s.Result, opts.Config))
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	return historyOf(releases, evidence, opts)
 }
@@ -203,99 +124,6 @@ func historyOf(releases []pendingRelease, evidence policy.SnapshotEvidence, opts
 	return h, nil
 }
 
-// loadWindow is how many snapshots are loaded ahead: one per core, and
-// one more so that the diff never waits for a load.
-func loadWindow() int { return runtime.GOMAXPROCS(0) + 1 }
-
-// SnapshotsHeld is the most snapshots a Build holds at once: those loaded
-// ahead, and the base of the release being compared.
-func SnapshotsHeld() int { return loadWindow() + 1 }
-
-type loadResult struct {
-	source   *specs.Source
-	snapshot *specs.Snapshot
-	err      error
-	// notes are the load's notes (opts.Pair.Note), told in order by Build.
-	notes []string
-}
-
-// loadAhead reads and loads snapshots concurrently, in order. A loaded
-// snapshot holds one of a few slots until the consumer, done with the
-// release up to snapshot i, calls release(i), so memory stays bounded
-// however long the history. Each snapshot is loaded for its comparisons
-// with the one before and the one after it (specs.LoadForComparisons), so
-// each source is read and indexed once, by the first load that needs it.
-// stop, once the consumer is done, early on an error or not, ends the
-// loading and waits for the loads under way: nothing is left waiting for a
-// slot, or telling opts of a load, after Build returns.
-func loadAhead(paths []string, opts BuildOptions) (results []chan loadResult, release func(consumed int), stop func()) {
-	slots := make(chan struct{}, loadWindow())
-	done := make(chan struct{})
-	var running sync.WaitGroup
-	out := make([]chan loadResult, len(paths))
-	for i := range out {
-		out[i] = make(chan loadResult, 1)
-	}
-	sources := make([]func() (*specs.Source, error), len(paths))
-	for i, path := range paths {
-		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
-			src, err := specs.Read(path, opts.load(i))
-			// The fast pass saves the loads a parse; the full pipeline
-			// loads whole, and checks the structure as it loads.
-			if err == nil && !opts.Pair.Full {
-				src.Index()
-			}
-			return src, err
-		})
-	}
-	running.Go(func() {
-		for i := range paths {
-			select {
-			case slots <- struct{}{}:
-			case <-done:
-				return
-			}
-			running.Go(func() {
-				var r loadResult
-				if r.source, r.err = sources[i](); r.err == nil {
-					// A neighbour that cannot be read is reported when its
-					// own turn comes; until then it has no say.
-					var neighbours []*specs.Source
-					for _, j := range []int{i - 1, i + 1} {
-						if j >= 0 && j < len(paths) {
-							if n, err := sources[j](); err == nil {
-								neighbours = append(neighbours, n)
-							}
-						}
-					}
-					pair := opts.Pair
-					if pair.Note != nil {
-						pair.Note = func(note string) { r.notes = append(r.notes, note) }
-					}
-					r.snapshot, r.err = specs.LoadForComparisons(r.source, neighbours, pair)
-				}
-				if opts.Progress != nil {
-					opts.Progress()
-				}
-				out[i] <- r
-			})
-		}
-	})
-	release = func(i int) {
-		<-slots
-		if i > 0 {
-			// Loads up to i are done, and none to come reads the source
-			// before i.
-			sources[i-1] = nil
-		}
-	}
-	stop = func() {
-		close(done)
-		running.Wait()
-	}
-	return out, release, stop
-}
-
 // Update computes the release from base to revision and adds it to h.
 // added is false when h already records that date. detected, when set, is
 // told what the pair's look made of its reading, as for Build: one pair
@@ -307,15 +135,22 @@ func Update(h *History, base, revision *specs.Snapshot, cfg policy.Config, detec
 	if h.Has(revision.Date.String()) {
 		return false, nil
 	}
-	var evidence policy.SnapshotEvidence
-	release, err := releaseBetween(base, revision, cfg, nil, &evidence)
+	step, err := pipeline.StepBetween(base, revision, cfg)
 	if err != nil {
 		return false, err
 	}
+	return addStep(h, step, cfg, detected)
+}
+
+// addStep adds the release of a step to h, and tells detected what the
+// pair's look made of its reading.
+func addStep(h *History, step pipeline.Step, cfg policy.Config, detected func(policy.Detection)) (added bool, err error) {
+	var evidence policy.SnapshotEvidence
+	evidence.AddPair(step.Result.Base, step.Result.Revision)
 	if d := cfg.DetectSnapshot(evidence); d != policy.NotDetected && detected != nil {
 		detected(d)
 	}
-	return h.Add(release.as(cfg.Snapshot))
+	return h.Add(releaseOf(step.Base, step.Revision, step.Result, cfg).as(cfg.Snapshot))
 }
 
 // pendingRelease is a release as each snapshot mode records it.
@@ -333,23 +168,6 @@ func (p pendingRelease) as(mode policy.SnapshotMode) Release {
 	r := p.Release
 	r.Changes = slices.DeleteFunc(slices.Clone(r.Changes), func(e Entry) bool { return slices.Contains(p.replaced, e) })
 	return r
-}
-
-// releaseBetween is every change from base to revision, with lifecycle
-// entries, and exemptions marked as the check would mark them; evidence
-// takes what the pair shows of the snapshot mode. plan, when set, is what
-// the fast pass found unchanged.
-func releaseBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan, evidence *policy.SnapshotEvidence) (pendingRelease, error) {
-	product, err := cfg.ResolveProduct(base, revision)
-	if err != nil {
-		return pendingRelease{}, err
-	}
-	res, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: revision.Date, Plan: plan})
-	if err != nil {
-		return pendingRelease{}, err
-	}
-	evidence.AddPair(res.Base, res.Revision)
-	return releaseOf(base, revision, res, cfg), nil
 }
 
 // releaseOf is the release a comparison's result records.

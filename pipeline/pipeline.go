@@ -42,6 +42,12 @@ type Options struct {
 	Budget func(bytes int64)
 	// Reuse is what the comparison keeps of its files for a fix.
 	Reuse Reuse
+	// Dates, index by index, give the snapshots of a series their release
+	// dates; a zero or missing one is taken from the name, else the commit.
+	Dates []civil.Date
+	// Progress, when set, is told after each snapshot of a series is
+	// loaded, by the goroutine that loaded it: calls may come at once.
+	Progress func()
 }
 
 // Reuse is what a comparison keeps of its files for a fix of the revision

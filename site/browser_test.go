@@ -16,6 +16,7 @@ import (
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
 	"github.com/apiver/apiver/internal/longtest"
+	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/site"
 	"github.com/chromedp/cdproto/cdp"
@@ -192,7 +193,7 @@ func TestBrowserRealIndexHeight(t *testing.T) {
 	}
 	cfg := policy.DefaultConfig()
 	cfg.Product, cfg.Snapshot = "atlas", policy.LatestVersion
-	h, err := changelog.Build(paths, changelog.BuildOptions{Config: cfg})
+	h, err := changelog.Build(paths, changelog.BuildOptions{Options: pipeline.Options{Config: cfg}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,14 +89,15 @@ name). One snapshot is a history of one release: it is read and checked as any o
 				return err
 			}
 			if !documents {
-				budgetMemory(largestFile(paths) * int64(changelog.SnapshotsHeld()))
+				budgetMemory(largestFile(paths) * int64(pipeline.SnapshotsHeld()))
 			}
 			filter, err := pathFilter.filter()
 			if err != nil {
 				return err
 			}
-			opts := changelog.BuildOptions{Config: cfg, AllowRemoteRefs: allowRemote, Paths: filter, Pair: pairOptions(full, verbose, cmd.ErrOrStderr()),
-				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }, Dates: dates}
+			opts := changelog.BuildOptions{Options: pipelineOptions(cfg, full, verbose, cmd.ErrOrStderr()),
+				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }}
+			opts.AllowRemoteRefs, opts.Paths, opts.Dates = allowRemote, filter, dates
 			if bar := progressBar(stderr, len(paths)); bar != nil && !folder {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }

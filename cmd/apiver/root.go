@@ -233,9 +233,10 @@ func registerPipeline(fs *pflag.FlagSet, full, verbose *bool) {
 	fs.BoolVarP(verbose, "verbose", "v", false, "say on stderr how the snapshots were loaded")
 }
 
-// pairOptions is how a command loads the snapshots it compares.
-func pairOptions(full, verbose bool, stderr io.Writer) specs.PairOptions {
-	opts := specs.PairOptions{Full: full || specs.FullPipelineFromEnv(), Read: budgetMemory}
+// pipelineOptions are the pipeline's options for the config and the
+// flags every comparing command takes: --full-pipeline and --verbose.
+func pipelineOptions(cfg policy.Config, full, verbose bool, stderr io.Writer) pipeline.Options {
+	opts := pipeline.Options{Config: cfg, Full: full, Budget: budgetMemory}
 	if verbose && stderr != nil {
 		opts.Note = func(note string) { fmt.Fprintf(stderr, "apiver: %s\n", oneLine(note)) }
 	}
@@ -249,7 +250,8 @@ func (f *pairFlags) registerDate(fs *pflag.FlagSet) {
 
 // options are the flags' pipeline.Options, with the config's.
 func (f *pairFlags) options(cfg policy.Config, reuse pipeline.Reuse) (pipeline.Options, error) {
-	opts := pipeline.Options{Config: cfg, AllowRemoteRefs: f.allowRemoteRefs, Reuse: reuse}
+	opts := pipelineOptions(cfg, f.fullPipeline, f.verbose, f.stderr)
+	opts.AllowRemoteRefs, opts.Reuse = f.allowRemoteRefs, reuse
 	var err error
 	for _, d := range []struct {
 		flag, value string
@@ -262,8 +264,6 @@ func (f *pairFlags) options(cfg policy.Config, reuse pipeline.Reuse) (pipeline.O
 	if opts.Paths, err = f.filter(); err != nil {
 		return opts, err
 	}
-	loading := pairOptions(f.fullPipeline, f.verbose, f.stderr)
-	opts.Full, opts.Note, opts.Budget = loading.Full, loading.Note, loading.Read
 	return opts, nil
 }
 

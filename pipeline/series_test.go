@@ -1,4 +1,4 @@
-package changelog
+package pipeline
 
 import (
 	"path/filepath"
@@ -10,12 +10,12 @@ import (
 	"github.com/apiver/apiver/policy"
 )
 
-// TestBuildLeavesNoLoadRunning: once Build returns, whether a snapshot
+// TestSeriesLeavesNoLoadRunning: once Series returns, whether a snapshot
 // failed early (the loads ahead of it holding every slot) or the history
 // is built, no goroutine of its loading is left, waiting for a slot that
 // no one frees or telling the caller of a load. Not parallel: it counts
 // the process's goroutines.
-func TestBuildLeavesNoLoadRunning(t *testing.T) {
+func TestSeriesLeavesNoLoadRunning(t *testing.T) {
 	seed, err := filepath.Glob("../testdata/seed-history/example-*.yaml")
 	if err != nil || len(seed) < 2 {
 		t.Fatalf("seed history: %v, %v", seed, err)
@@ -37,16 +37,16 @@ func TestBuildLeavesNoLoadRunning(t *testing.T) {
 		{"the seed history", seed, false},
 	} {
 		var loadsTold atomic.Int64 // told by the loads, concurrently
-		_, err := Build(tc.paths, BuildOptions{Config: cfg, Progress: func() { loadsTold.Add(1) }})
+		err := Series(tc.paths, Options{Config: cfg, Progress: func() { loadsTold.Add(1) }}, func(Step) error { return nil })
 		if (err != nil) != tc.wantErr {
-			t.Fatalf("%s: Build: %v, want an error: %v", tc.name, err, tc.wantErr)
+			t.Fatalf("%s: Series: %v, want an error: %v", tc.name, err, tc.wantErr)
 		}
 		told := loadsTold.Load()
 		if stacks := loadingGoroutines(); stacks != "" {
-			t.Errorf("%s: after Build returned, its loading still runs:\n%s", tc.name, stacks)
+			t.Errorf("%s: after Series returned, its loading still runs:\n%s", tc.name, stacks)
 		}
 		if loadsTold.Load() != told {
-			t.Errorf("%s: a load was told after Build returned", tc.name)
+			t.Errorf("%s: a load was told after Series returned", tc.name)
 		}
 	}
 }
@@ -57,7 +57,7 @@ func loadingGoroutines() string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		if strings.Contains(g, "changelog.loadAhead") {
+		if strings.Contains(g, "pipeline.loadAhead") {
 			out = append(out, g)
 		}
 	}
