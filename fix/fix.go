@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -252,7 +253,7 @@ func (p *planner) versionEntries(op *yaml.Node, v string) []mediaEntry {
 			return
 		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
-			mt, ok, _ := specs.ParseMediaType(m.Content[i].Value)
+			mt, ok, _ := versions.ParseMediaType(m.Content[i].Value)
 			if ok && mt.Product == p.in.Product && mt.Version == v {
 				out = append(out, mediaEntry{content: content, key: m.Content[i].Value})
 			}
@@ -320,7 +321,7 @@ func keyOf(m, value *yaml.Node) string {
 func lastOfVersion(m *yaml.Node, product, v string) *yaml.Node {
 	var last *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if mt, ok, _ := specs.ParseMediaType(m.Content[i].Value); ok && mt.Product == product && mt.Version == v {
+		if mt, ok, _ := versions.ParseMediaType(m.Content[i].Value); ok && mt.Product == product && mt.Version == v {
 			last = m.Content[i]
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
@@ -138,7 +139,7 @@ func versionStability(op *openapi3.Operation, product, version, docLevel string)
 	level := ""
 	visit := func(content openapi3.Content) {
 		for name, mt := range content {
-			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Product == product && parsed.Version == version && mt != nil {
+			if parsed, ok, _ := versions.ParseMediaType(name); ok && parsed.Product == product && parsed.Version == version && mt != nil {
 				if l := stabilityOf(mt.Extensions); l != "" {
 					level = l
 				}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -55,7 +56,7 @@ type Operation struct {
 	// draft, alpha or beta) are listed but never gated.
 	PreRelease []Version
 	// Invalid holds vendor media types whose version is not a real date.
-	Invalid []*InvalidVersionError
+	Invalid []*versions.InvalidVersionError
 	// Unversioned is the operation's view when it carries no version.
 	Unversioned *openapi3.Operation
 	// docLevel is the stability its document declares at its root, for
@@ -245,8 +246,8 @@ func DetectProduct(snapshots ...*Snapshot) (string, error) {
 	var products []string
 	for _, s := range snapshots {
 		eachMediaType(s.Doc, func(name string) {
-			mt, ok, err := ParseMediaType(name)
-			var invalid *InvalidVersionError
+			mt, ok, err := versions.ParseMediaType(name)
+			var invalid *versions.InvalidVersionError
 			if errors.As(err, &invalid) {
 				mt, ok = productOfInvalid(name), true
 			}
@@ -269,10 +270,10 @@ func DetectProduct(snapshots ...*Snapshot) (string, error) {
 	return "", &Error{File: first[products[1]], Msg: fmt.Sprintf("media types of two products (%s): set `product` in the config to choose one", strings.Join(products, ", "))}
 }
 
-func productOfInvalid(name string) MediaType {
+func productOfInvalid(name string) versions.MediaType {
 	sub := strings.TrimPrefix(name, "application/vnd.")
 	product, _, _ := strings.Cut(sub, ".")
-	return MediaType{Product: product}
+	return versions.MediaType{Product: product}
 }
 
 func eachMediaType(doc *openapi3.T, fn func(string)) {
@@ -368,16 +369,16 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 
 func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product, docLevel string) *Operation {
 	o := &Operation{Method: method, Path: path, Op: op, Item: item, docLevel: docLevel}
-	versions := map[string]MediaType{}
-	invalid := map[string]*InvalidVersionError{}
+	byName := map[string]versions.MediaType{}
+	invalid := map[string]*versions.InvalidVersionError{}
 	visit := func(name string) {
-		mt, ok, err := ParseMediaType(name)
-		var bad *InvalidVersionError
+		mt, ok, err := versions.ParseMediaType(name)
+		var bad *versions.InvalidVersionError
 		if errors.As(err, &bad) && productOfInvalid(name).Product == product {
 			invalid[name] = bad
 		}
 		if ok && mt.Product == product {
-			versions[mt.Version] = mt
+			byName[mt.Version] = mt
 		}
 	}
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
@@ -397,12 +398,12 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	for _, name := range slices.Sorted(maps.Keys(invalid)) {
 		o.Invalid = append(o.Invalid, invalid[name])
 	}
-	if len(versions) == 0 && len(invalid) == 0 {
+	if len(byName) == 0 && len(invalid) == 0 {
 		o.Unversioned = view(item, op, func(name string) (string, bool) { return name, true })
 		return o
 	}
-	for _, name := range slices.Sorted(maps.Keys(versions)) {
-		mt := versions[name]
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		mt := byName[name]
 		level := versionStability(op, product, name, docLevel)
 		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
 		if Unstable(level) {
@@ -428,7 +429,7 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 // belong to every version; other versions' media types are dropped.
 func keepVersion(product, version string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		mt, ok, err := ParseMediaType(name)
+		mt, ok, err := versions.ParseMediaType(name)
 		switch {
 		case err != nil:
 			return "", false
@@ -544,8 +545,8 @@ func (o *Operation) VersionLine(version string) int {
 
 func contentLine(content openapi3.Content, version string) int {
 	for _, name := range slices.Sorted(maps.Keys(content)) {
-		mt, ok, err := ParseMediaType(name)
-		var bad *InvalidVersionError
+		mt, ok, err := versions.ParseMediaType(name)
+		var bad *versions.InvalidVersionError
 		if (ok && mt.Version == version) || (errors.As(err, &bad) && bad.Version == version) {
 			if m := content[name]; m.Origin != nil && m.Origin.Key != nil {
 				return m.Origin.Key.Line
@@ -644,7 +645,7 @@ func mediaTypeExtensions(op *openapi3.Operation) []map[string]any {
 func (o *Operation) eachMediaTypeOf(version string, fn func(*openapi3.MediaType)) {
 	visit := func(content openapi3.Content) {
 		for name, mt := range content {
-			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Version == version && mt != nil {
+			if parsed, ok, _ := versions.ParseMediaType(name); ok && parsed.Version == version && mt != nil {
 				fn(mt)
 			}
 		}

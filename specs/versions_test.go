@@ -11,6 +11,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
 )
@@ -193,7 +194,7 @@ type opSummary struct {
 	Versioned  bool
 	Versions   []versionSummary
 	PreRelease []versionSummary
-	Invalid    []specs.InvalidVersionError
+	Invalid    []versions.InvalidVersionError
 	// Unversioned reports that the operation has an unversioned view; the
 	// view itself is checked by TestOperationsUnversionedView.
 	Unversioned bool
@@ -269,7 +270,7 @@ func TestOperationsViews(t *testing.T) {
 					View: &viewSummary{Params: getParams, Body: "-", Responses: []string{"200: " + vjson}},
 				},
 			},
-			Invalid: []specs.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
+			Invalid: []versions.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
 		},
 		{
 			Name:      "POST /orgs/{orgId}/users",
@@ -475,7 +476,7 @@ paths:
 			want: opSummary{
 				Name:      "GET /items",
 				Versioned: true,
-				Invalid:   []specs.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
+				Invalid:   []versions.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
 			},
 		},
 		{

@@ -17,6 +17,7 @@ import (
 	"github.com/apiver/apiver/internal/corpus"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
@@ -256,7 +257,7 @@ func versionView(tree map[string]any, op *specs.Operation, product, version stri
 		}
 		kept := map[string]any{}
 		for name, v := range content {
-			mt, ok, err := specs.ParseMediaType(name)
+			mt, ok, err := versions.ParseMediaType(name)
 			switch {
 			case err != nil:
 			case !ok || mt.Product != product:
