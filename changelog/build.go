@@ -15,6 +15,7 @@ import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 )
 
 // ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
@@ -55,7 +56,7 @@ func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, e
 		if !keep(e) {
 			continue
 		}
-		date, found, err := specs.DateFromName(e.Name)
+		date, found, err := versions.DateFromName(e.Name)
 		if !found || err != nil {
 			continue
 		}

@@ -10,12 +10,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/outfile"
+	"github.com/apiver/apiver/versions"
 )
 
 // DocumentSet is a snapshot published as one OpenAPI document per version
@@ -124,7 +124,7 @@ func (s *DocumentSet) Serving(resource, version string) *VersionDocument {
 	if d := s.DocumentOf(resource, version); d != nil {
 		return d
 	}
-	_, date, _, _, err := VersionOfName(version)
+	_, date, _, _, err := versions.VersionOfName(version)
 	if err != nil {
 		return nil
 	}
@@ -153,39 +153,6 @@ func (s *DocumentSet) Successor(d *VersionDocument) *VersionDocument {
 		}
 	}
 	return nil
-}
-
-// versionMark is a version document's date with what follows it: the
-// pre-release marks of vervet (~beta, ~experimental, ~wip; ~ga is a
-// release), of dated media types (.upcoming) and of Azure (-preview).
-var versionMark = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})(~[A-Za-z]+|\.upcoming|[-.]preview)?`)
-
-// VersionOfName reads the version a document's name carries: the first
-// YYYY-MM-DD in its base name, with the pre-release mark that follows it.
-// "preview" anywhere else in the name marks a pre-release too. found is
-// false when the name holds no date; err is set when the date is not a
-// real one.
-func VersionOfName(name string) (version string, date civil.Date, preRelease, found bool, err error) {
-	base := filepath.Base(name)
-	m := versionMark.FindStringSubmatch(base)
-	if m == nil {
-		return "", civil.Date{}, false, false, nil
-	}
-	date, err = civil.ParseDate(m[1])
-	if err != nil {
-		return "", civil.Date{}, false, true, err
-	}
-	mark := m[2]
-	switch strings.ToLower(mark) {
-	case "", "~ga":
-		mark = ""
-		if strings.Contains(strings.ToLower(base), "preview") {
-			mark, preRelease = "-preview", true
-		}
-	default:
-		preRelease = true
-	}
-	return m[1] + mark, date, preRelease, true, nil
 }
 
 // documentExt reports whether a file name has a version document's
@@ -407,7 +374,7 @@ func ReadDocumentSets(args []string, opts []LoadOptions) ([]*DocumentSet, error)
 // holds none.
 func dateOfFolder(folder string) (civil.Date, error) {
 	name := path.Base(filepath.ToSlash(strings.TrimSuffix(folder, "/")))
-	s := datePattern.FindString(name)
+	s := versions.DatePattern.FindString(name)
 	if s == "" {
 		return civil.Date{}, nil
 	}
@@ -473,9 +440,9 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			// Below the folder, a file counts in a dated folder only: an
 			// undated one holds other things (GitHub's dereferenced/,
 			// Azure's examples/), dated or not.
-			_, _, _, dated, _ := VersionOfName(parent)
+			_, _, _, dated, _ := versions.VersionOfName(parent)
 			named, resource := e.name, rel
-			if _, _, _, own, _ := VersionOfName(e.name); depth > 0 && !dated {
+			if _, _, _, own, _ := versions.VersionOfName(e.name); depth > 0 && !dated {
 				continue
 			} else if !own {
 				named, resource = parent, path.Dir(rel)
@@ -483,10 +450,10 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			if resource == "." {
 				resource = ""
 			}
-			version, date, pre, found, err := VersionOfName(named)
+			version, date, pre, found, err := versions.VersionOfName(named)
 			switch {
 			case err != nil:
-				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
+				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, versions.DatePattern.FindString(path.Base(named)))
 			case found && e.refused != "":
 				return refuse()
 			case found:

@@ -3,7 +3,6 @@ package specs_test
 import (
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/specs"
@@ -11,29 +10,6 @@ import (
 
 // The seed corpora are in testdata/fuzz/<FuzzName>; go test runs them (and
 // the f.Add seeds) as ordinary tests, go test -fuzz explores from them.
-
-func FuzzDateFromName(f *testing.F) {
-	for _, s := range []string{
-		"example-2023-02-01.yaml",
-		"history/api-2024-02-30.json",
-		"2023-01-01/example.yaml",
-		"no-date.yaml",
-		"9999-99-99-0000-00-00.yaml",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, path string) {
-		date, found, err := specs.DateFromName(path)
-		switch {
-		case !found && (err != nil || !date.IsZero()):
-			t.Fatalf("DateFromName(%q) = %v, %v, %v: nothing found but a result", path, date, found, err)
-		case found && err == nil && !date.IsValid():
-			t.Fatalf("DateFromName(%q) = %v: not a valid date", path, date)
-		case found && err == nil && !strings.Contains(filepath.Base(path), date.String()):
-			t.Fatalf("DateFromName(%q) = %v: not in the base name", path, date)
-		}
-	})
-}
 
 // FuzzParse feeds the snapshot loader YAML and JSON bytes. Every input gives
 // a document or a one-line *specs.Error naming the file, the same twice.

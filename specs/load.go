@@ -20,6 +20,7 @@ import (
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -179,9 +180,9 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	}
 	date := opts.Date
 	if date.IsZero() {
-		d, found, err := DateFromName(path)
+		d, found, err := versions.DateFromName(path)
 		if err != nil {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("file name holds %q, which is not a real date", datePattern.FindString(filepath.Base(path)))}
+			return nil, &Error{File: path, Msg: fmt.Sprintf("file name holds %q, which is not a real date", versions.DatePattern.FindString(filepath.Base(path)))}
 		}
 		if found {
 			date = d

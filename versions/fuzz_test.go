@@ -2,6 +2,7 @@ package versions_test
 
 import (
 	"errors"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,6 +57,29 @@ func FuzzParseMediaType(f *testing.F) {
 		}
 		if mt3, ok3, err3 := versions.ParseMediaType(again); mt3 != mt || !ok3 || err3 != nil {
 			t.Fatalf("ParseMediaType(%q) = %+v, %v, %v; want %+v from %q", again, mt3, ok3, err3, mt, name)
+		}
+	})
+}
+
+func FuzzDateFromName(f *testing.F) {
+	for _, s := range []string{
+		"example-2023-02-01.yaml",
+		"history/api-2024-02-30.json",
+		"2023-01-01/example.yaml",
+		"no-date.yaml",
+		"9999-99-99-0000-00-00.yaml",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		date, found, err := versions.DateFromName(path)
+		switch {
+		case !found && (err != nil || !date.IsZero()):
+			t.Fatalf("DateFromName(%q) = %v, %v, %v: nothing found but a result", path, date, found, err)
+		case found && err == nil && !date.IsValid():
+			t.Fatalf("DateFromName(%q) = %v: not a valid date", path, date)
+		case found && err == nil && !strings.Contains(filepath.Base(path), date.String()):
+			t.Fatalf("DateFromName(%q) = %v: not in the base name", path, date)
 		}
 	})
 }
