@@ -669,7 +669,7 @@ func sunsetOf(extensions map[string]any) civil.Date {
 	if !ok {
 		return civil.Date{}
 	}
-	d, _ := ParseSunset(s)
+	d, _ := versions.ParseSunset(s)
 	return d
 }
 
