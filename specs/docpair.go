@@ -8,6 +8,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -273,7 +274,7 @@ func (d *VersionDocument) readOperations() {
 	if d.Snapshot.Doc.Info != nil {
 		d.sunset = sunsetOf(d.Snapshot.Doc.Info.Extensions)
 	}
-	d.Retired = retired(d.Snapshot.Doc.Extensions)
+	d.Retired = versions.Retired(d.Snapshot.Doc.Extensions)
 }
 
 // mappingValue is the value of key in the mapping n, nil when none.

@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 )
@@ -57,8 +58,8 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 			o.sunset = sunsetOf(map[string]any{"x-sunset": sunset.Value})
 		}
 	}
-	if lc := mappingValue(doc.Root(), LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
-		o.retired = retired(map[string]any{LifecycleExtension: lc.Value})
+	if lc := mappingValue(doc.Root(), versions.LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
+		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
 	d.outline, d.places = o, positionsOf(doc.Root())
 	return true

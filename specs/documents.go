@@ -600,7 +600,7 @@ func (s *DocumentSet) Operations() []*Operation {
 				keys = append(keys, op.Key())
 			}
 			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
-			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || versions.Retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
 			} else {
@@ -628,20 +628,6 @@ func (s *DocumentSet) Operations() []*Operation {
 	return ops
 }
 
-// MarkedLevel is the unstable level a version's name marks, as vervet
-// names them (2024-01-04~beta is beta, ~experimental alpha, ~wip draft);
-// "" for any other name.
-func MarkedLevel(version string) string {
-	if len(version) <= len("2006-01-02") {
-		return ""
-	}
-	level := snykLevels[strings.TrimPrefix(strings.ToLower(version[len("2006-01-02"):]), "~")]
-	if !Unstable(level) {
-		return ""
-	}
-	return level
-}
-
 // documentStability is the level of an operation's version in document d:
 // the level the document's name marks (~beta), else the one the operation
 // or the document declares; "" when released, or when nothing names a
@@ -649,12 +635,12 @@ func MarkedLevel(version string) string {
 func documentStability(d *VersionDocument, op *Operation) string {
 	level := ""
 	if d.PreRelease {
-		level = MarkedLevel(d.Version)
+		level = versions.MarkedLevel(d.Version)
 	}
 	if level == "" {
 		level = op.Level()
 	}
-	if !Unstable(level) {
+	if !versions.Unstable(level) {
 		return ""
 	}
 	return level

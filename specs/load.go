@@ -248,7 +248,7 @@ func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) 
 		return nil, err
 	}
 	// A checked source's name was checked with its structure (prepare).
-	if why := nameDisagrees(s.version, stabilityOf(doc.Extensions)); why != "" && !checked {
+	if why := versions.NameDisagrees(s.version, versions.StabilityOf(doc.Extensions)); why != "" && !checked {
 		file := s.path
 		if s.ref != "" {
 			file = s.arg

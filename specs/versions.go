@@ -68,13 +68,13 @@ type Operation struct {
 // beta (x-stability-level, x-snyk-api-stability), or its document is and
 // it says nothing: an unversioned one is never gated.
 func (o *Operation) Unstable() bool {
-	return Unstable(o.Level())
+	return versions.Unstable(o.Level())
 }
 
 // Level is the operation's declared level, else its document's; "" when
 // neither declares one.
 func (o *Operation) Level() string {
-	return cmp.Or(stabilityOf(o.Op.Extensions), o.docLevel)
+	return cmp.Or(versions.StabilityOf(o.Op.Extensions), o.docLevel)
 }
 
 // Name is "METHOD /path", the way findings name an operation; a webhook's
@@ -324,7 +324,7 @@ func eachMediaType(doc *openapi3.T, fn func(string)) {
 // by its callbacks', then the webhooks'.
 func Operations(doc *openapi3.T, product string) []*Operation {
 	var ops []*Operation
-	docLevel := stabilityOf(doc.Extensions)
+	docLevel := versions.StabilityOf(doc.Extensions)
 	each := func(item *openapi3.PathItem, fn func(method string, op *openapi3.Operation)) {
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
 			fn(method, item.GetOperation(method))
@@ -405,8 +405,8 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		mt := byName[name]
 		level := versionStability(op, product, name, docLevel)
-		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
-		if Unstable(level) {
+		v := Version{Name: name, PreRelease: mt.PreRelease || versions.Unstable(level)}
+		if versions.Unstable(level) {
 			v.Stability = level
 		}
 		if d, err := civil.ParseDate(strings.TrimSuffix(name, ".upcoming")); err == nil {
