@@ -78,7 +78,7 @@ type VersionDocument struct {
 	Snapshot *Snapshot
 	// ops are its operations, lines where each starts (by Name), sunset
 	// its info.x-sunset.
-	ops    []*Operation
+	ops    []*versions.Operation
 	lines  map[string]int
 	sunset civil.Date
 	// outline is what the fast pass read of it, kept once its tree goes;
@@ -571,36 +571,36 @@ func insideDir(dir, p string) bool {
 }
 
 // Operations merges the operations of the set's loaded documents into one
-// list, as Operations lists a snapshot's with media-type versions: each
-// operation carries one version per document that holds it (a
-// pre-release one for a pre-release document, or for an operation marked
+// list, as versions.Operations lists a snapshot's with media-type
+// versions: each operation carries one version per document that holds it
+// (a pre-release one for a pre-release document, or for an operation marked
 // draft, alpha or beta there; a Retired one where the document or the
 // operation is marked sunset), and is named and written as the newest of
 // them has it. A document is deprecated by the next released document,
 // whether or not it holds the operation; in a resource tree, by the next
 // released version of the operation in its resource: the ones it does not
 // declare carry forward. Sorted by path and method.
-func (s *DocumentSet) Operations() []*Operation {
-	byKey := map[string]*Operation{}
+func (s *DocumentSet) Operations() []*versions.Operation {
+	byKey := map[string]*versions.Operation{}
 	var keys []string
-	var prev *InDocument // the previous released document's, to point at its successor
+	var prev *versions.InDocument // the previous released document's, to point at its successor
 	for _, d := range s.Documents {
-		in := &InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
+		in := &versions.InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
 		if !d.PreRelease && !s.ByResource {
 			if prev != nil {
-				prev.Next = &Version{Name: d.Version, Date: d.Date}
+				prev.Next = &versions.Version{Name: d.Version, Date: d.Date}
 			}
 			prev = in
 		}
 		for _, op := range d.ops {
 			merged := byKey[op.Key()]
 			if merged == nil {
-				merged = &Operation{}
+				merged = &versions.Operation{}
 				byKey[op.Key()] = merged
 				keys = append(keys, op.Key())
 			}
 			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
-			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || versions.Retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			v := versions.Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || versions.Retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
 			} else {
@@ -608,21 +608,21 @@ func (s *DocumentSet) Operations() []*Operation {
 			}
 		}
 	}
-	ops := make([]*Operation, 0, len(keys))
+	ops := make([]*versions.Operation, 0, len(keys))
 	for _, k := range keys {
 		op := byKey[k]
 		if s.ByResource {
 			for i := range op.Versions {
 				in := *op.Versions[i].Document
 				if i+1 < len(op.Versions) {
-					in.Next = &Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
+					in.Next = &versions.Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
 				}
 				op.Versions[i].Document = &in
 			}
 		}
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(a, b *Operation) int {
+	slices.SortFunc(ops, func(a, b *versions.Operation) int {
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
 	})
 	return ops
@@ -632,7 +632,7 @@ func (s *DocumentSet) Operations() []*Operation {
 // the level the document's name marks (~beta), else the one the operation
 // or the document declares; "" when released, or when nothing names a
 // level (.upcoming, preview).
-func documentStability(d *VersionDocument, op *Operation) string {
+func documentStability(d *VersionDocument, op *versions.Operation) string {
 	level := ""
 	if d.PreRelease {
 		level = versions.MarkedLevel(d.Version)

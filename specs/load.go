@@ -494,7 +494,7 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 	seen := map[string]string{}
 	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
 		item := doc.Paths.Value(p)
-		template := pathTemplate(p)
+		template := versions.PathTemplate(p)
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
 			key := method + " " + template
 			other, dup := seen[key]

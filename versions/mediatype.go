@@ -1,9 +1,3 @@
-// Package versions is apiver's version model: the vendor media types that
-// name a resource version (application/vnd.<product>.<yyyy-mm-dd>+json),
-// the operations of a document and the versions they carry, stability
-// levels, sunset dates, and the versions and dates that file names carry.
-// It reads parsed documents and names; reading and loading them is package
-// specs's.
 package versions
 
 import (

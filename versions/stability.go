@@ -2,7 +2,10 @@ package versions
 
 import (
 	"fmt"
+	"maps"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // StabilityExtension is oasdiff's extension for how stable an operation
@@ -115,4 +118,50 @@ func MarkedLevel(version string) string {
 		return ""
 	}
 	return level
+}
+
+// versionStability is a version's level: its media type objects' own,
+// else the operation's, else the document's (docLevel).
+func versionStability(op *openapi3.Operation, product, version, docLevel string) string {
+	level := ""
+	visit := func(content openapi3.Content) {
+		for name, mt := range content {
+			if parsed, ok, _ := ParseMediaType(name); ok && parsed.Product == product && parsed.Version == version && mt != nil {
+				if l := StabilityOf(mt.Extensions); l != "" {
+					level = l
+				}
+			}
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		visit(op.RequestBody.Value.Content)
+	}
+	if op.Responses != nil {
+		for _, resp := range op.Responses.Map() {
+			if resp.Value != nil {
+				visit(resp.Value.Content)
+			}
+		}
+	}
+	if level == "" {
+		level = StabilityOf(op.Extensions)
+	}
+	if level == "" {
+		level = docLevel
+	}
+	return level
+}
+
+// withStability gives a version's view the version's level as its
+// operation's, so that oasdiff compares the levels of two versions
+// (api-stability-decreased) whichever object declared them.
+func withStability(view *openapi3.Operation, level string) {
+	if level == "" || StabilityOf(view.Extensions) == level {
+		return
+	}
+	view.Extensions = maps.Clone(view.Extensions)
+	if view.Extensions == nil {
+		view.Extensions = map[string]any{}
+	}
+	view.Extensions[StabilityExtension] = level
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -63,7 +64,7 @@ func (f *snapshotFlags) lifecycles(path string) (policy.Clock, []policy.Lifecycl
 		date = today()
 	}
 	clock := policy.Clock{Periods: cfg.Periods(), Today: date}
-	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
+	return clock, clock.Lifecycles(s, versions.Operations(s.Doc, product)), nil
 }
 
 type versionsOptions struct {
