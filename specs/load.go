@@ -1,5 +1,7 @@
-// Package specs loads dated OpenAPI snapshots and finds the resource versions
-// their operations carry.
+// Package specs reads apiver's inputs (files, git REF:PATH, folders of
+// version documents) and loads them as dated OpenAPI snapshots and pairs,
+// whole or reduced. What the versions their operations carry mean is
+// package versions's model.
 package specs
 
 import (
