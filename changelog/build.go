@@ -13,6 +13,7 @@ import (
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
@@ -53,7 +54,7 @@ func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, e
 		if !keep(e) {
 			continue
 		}
-		date, found, err := specs.DateFromName(e.Name)
+		date, found, err := versions.DateFromName(e.Name)
 		if !found || err != nil {
 			continue
 		}
@@ -245,7 +246,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 		}
 	}
 	slices.SortStableFunc(entries, func(a, b Entry) int {
-		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
+		return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))
 	})
 	if entries == nil {
 		entries = []Entry{}
@@ -259,11 +260,11 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 // its level's period after the new version's date, or on its x-sunset
 // when that is later.
 func preReleaseDeprecations(res *diff.Result, p *diff.Pair, clock policy.Clock) []Entry {
-	revOp := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	revOp := operationWhere(res.Revision, func(op *versions.Operation) bool { return op.Name() == p.Operation })
 	if revOp == nil || !clock.Periods.Unstable() {
 		return nil
 	}
-	baseOp := operationWhere(res.Base, func(op *specs.Operation) bool { return op.Key() == revOp.Key() })
+	baseOp := operationWhere(res.Base, func(op *versions.Operation) bool { return op.Key() == revOp.Key() })
 	var out []Entry
 	for i := range revOp.PreRelease {
 		v := &revOp.PreRelease[i]
@@ -288,12 +289,12 @@ func preReleaseDeprecations(res *diff.Result, p *diff.Pair, clock policy.Clock) 
 // unversioned operation marked unstable), else the stable period.
 func periodOf(res *diff.Result, p *diff.Pair, periods policy.Periods) policy.Period {
 	level := ""
-	if op := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation }); op != nil {
+	if op := operationWhere(res.Revision, func(op *versions.Operation) bool { return op.Name() == p.Operation }); op != nil {
 		switch {
 		case p.Version == "":
 			level = op.Level()
 		case p.PreRelease:
-			if i := slices.IndexFunc(op.PreRelease, func(v specs.Version) bool { return v.Name == p.Version }); i >= 0 {
+			if i := slices.IndexFunc(op.PreRelease, func(v versions.Version) bool { return v.Name == p.Version }); i >= 0 {
 				level = op.PreRelease[i].Stability
 			}
 		}
@@ -312,7 +313,7 @@ func documentSunset(res *diff.Result, p *diff.Pair) civil.Date {
 	if !res.ByDocument {
 		return civil.Date{}
 	}
-	op := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	op := operationWhere(res.Revision, func(op *versions.Operation) bool { return op.Name() == p.Operation })
 	if op == nil {
 		return civil.Date{}
 	}
@@ -342,11 +343,11 @@ func mediaTypeDeprecation(res *diff.Result, p *diff.Pair, periodEnd civil.Date) 
 	if p.Version == "" || p.Kind != diff.Same {
 		return Entry{}, false
 	}
-	revOp := operationWhere(res.Revision, func(op *specs.Operation) bool { return op.Name() == p.Operation })
+	revOp := operationWhere(res.Revision, func(op *versions.Operation) bool { return op.Name() == p.Operation })
 	if revOp == nil || revOp.Op.Deprecated || !revOp.Deprecated(p.Version) {
 		return Entry{}, false
 	}
-	if baseOp := operationWhere(res.Base, func(op *specs.Operation) bool { return op.Key() == revOp.Key() }); baseOp != nil && baseOp.Deprecated(p.Version) {
+	if baseOp := operationWhere(res.Base, func(op *versions.Operation) bool { return op.Key() == revOp.Key() }); baseOp != nil && baseOp.Deprecated(p.Version) {
 		return Entry{}, false
 	}
 	sunset := ""
@@ -356,7 +357,7 @@ func mediaTypeDeprecation(res *diff.Result, p *diff.Pair, periodEnd civil.Date) 
 	return deprecationEntry(p, diff.Change{Sunset: sunset}, periodEnd), true
 }
 
-func operationWhere(ops []*specs.Operation, match func(*specs.Operation) bool) *specs.Operation {
+func operationWhere(ops []*versions.Operation, match func(*versions.Operation) bool) *versions.Operation {
 	if i := slices.IndexFunc(ops, match); i >= 0 {
 		return ops[i]
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Line is one statement of a release as people read it, and the
@@ -92,7 +92,7 @@ func (it *item) key(skip string) string {
 	}
 	// A webhook's change is listed apart, so it never merges with an
 	// operation's.
-	field("entry", it.e.ID, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted), it.text, it.rest, it.prefix, it.suffix, specs.HeadingOf(it.e.Operation))
+	field("entry", it.e.ID, fmt.Sprint(it.e.Breaking), fmt.Sprint(it.e.Exempted), it.text, it.rest, it.prefix, it.suffix, versions.HeadingOf(it.e.Operation))
 	field("args", it.args...)
 	field("statuses", it.statuses...)
 	field("values", it.values...)
@@ -286,7 +286,7 @@ func Lines(r Release, history *Lifecycles) []*Line {
 			return cmp.Or(compareOperations(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 		})
 		out[i] = &Line{Text: capitalize(it.render()), Breaking: it.e.Breaking, Exempted: it.e.Exempted, ID: it.e.ID, Uses: it.uses, Notes: it.notes, Entries: it.entries,
-			Heading: specs.HeadingOf(it.e.Operation)}
+			Heading: versions.HeadingOf(it.e.Operation)}
 	}
 	slices.SortStableFunc(out, func(a, b *Line) int {
 		return cmp.Or(cmp.Compare(a.Heading, b.Heading), boolFirst(a.Breaking, b.Breaking), cmp.Compare(len(b.Uses), len(a.Uses)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Text, b.Text))

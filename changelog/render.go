@@ -8,13 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/apiver/apiver/internal/escape"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // RenderFormats lists the formats of `apiver changelog render`.
 var RenderFormats = []string{"markdown", "text"}
 
-func compareOperations(a, b string) int { return specs.CompareOperationNames(a, b) }
+func compareOperations(a, b string) int { return versions.CompareOperationNames(a, b) }
 
 func boolFirst(a, b bool) int {
 	switch {

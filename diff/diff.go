@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 	oasdiff "github.com/oasdiff/oasdiff/diff"
@@ -51,7 +52,7 @@ type Result struct {
 	Document []Change
 	// Base and Revision are the operations of each snapshot with their
 	// versions, for rules that look past the pairs (order, validity).
-	Base, Revision []*specs.Operation
+	Base, Revision []*versions.Operation
 	// ByDocument says the versions are version documents
 	// (CompareDocuments): a new document releases every operation it
 	// holds, changed or not.
@@ -75,8 +76,8 @@ func (r *Result) Changes() []Change {
 // types side by side.
 func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 	res := &Result{
-		Base:     specs.Operations(base.Doc, opts.Product),
-		Revision: specs.Operations(revision.Doc, opts.Product),
+		Base:     versions.Operations(base.Doc, opts.Product),
+		Revision: versions.Operations(revision.Doc, opts.Product),
 	}
 	pairs := pairUp(base, revision, res.Base, res.Revision)
 	document, err := diffPairs(base, revision, pairs, opts, true)
@@ -91,7 +92,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 // to of every operation that has both: what a client meets when it
 // migrates.
 func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result, error) {
-	res := &Result{Base: specs.Operations(s.Doc, opts.Product)}
+	res := &Result{Base: versions.Operations(s.Doc, opts.Product)}
 	res.Revision = res.Base
 	var pairs []pairing
 	for _, op := range res.Base {
@@ -116,8 +117,8 @@ func CompareVersions(s *specs.Snapshot, from, to string, opts Options) (*Result,
 // of its versioned successor in s: the operation of the same method whose
 // path is the legacy path with the prefix oldPrefix replaced by newPrefix.
 func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, opts Options) (*Result, error) {
-	res := &Result{Base: specs.Operations(legacy.Doc, opts.Product), Revision: specs.Operations(s.Doc, opts.Product)}
-	successors := map[string]*specs.Operation{}
+	res := &Result{Base: versions.Operations(legacy.Doc, opts.Product), Revision: versions.Operations(s.Doc, opts.Product)}
+	successors := map[string]*versions.Operation{}
 	for _, op := range res.Revision {
 		successors[op.Key()] = op
 	}
@@ -126,7 +127,7 @@ func CompareLegacy(legacy, s *specs.Snapshot, oldPrefix, newPrefix, to string, o
 		if op.Unversioned == nil || !strings.HasPrefix(op.Path, oldPrefix) {
 			continue
 		}
-		mapped := specs.Operation{Method: op.Method, Path: newPrefix + strings.TrimPrefix(op.Path, oldPrefix)}
+		mapped := versions.Operation{Method: op.Method, Path: newPrefix + strings.TrimPrefix(op.Path, oldPrefix)}
 		next := successors[mapped.Key()]
 		if next == nil || next.Version(to) == nil {
 			continue
@@ -248,7 +249,7 @@ func sortedPairs(pairs []pairing) []*Pair {
 		out[i] = p.Pair
 	}
 	slices.SortStableFunc(out, func(a, b *Pair) int {
-		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 )
@@ -116,9 +116,9 @@ func oasdiffQuoted(s string) string { return "[`'\"]?" + regexp.QuoteMeta(s) + "
 // outboundMessage words a turned operation's change for the consumer:
 // "webhook payload" or "callback payload" for what the API sends, "the
 // consumer's response" for what it answers.
-func outboundMessage(message string, d specs.Direction) string {
+func outboundMessage(message string, d versions.Direction) string {
 	payload := "webhook payload"
-	if d == specs.Callback {
+	if d == versions.Callback {
 		payload = "callback payload"
 	}
 	for _, w := range outboundWording {
@@ -131,17 +131,17 @@ func outboundMessage(message string, d specs.Direction) string {
 // it. A webhook added or removed whole is oasdiff's webhook-added or
 // webhook-removed, at its level, as oasdiff reports one between two
 // documents; false when that level is off.
-func (j judge) outboundChange(c Change, d specs.Direction, kind Kind) (Change, bool) {
+func (j judge) outboundChange(c Change, d versions.Direction, kind Kind) (Change, bool) {
 	id := ""
 	switch {
-	case d == specs.Webhook && kind == Added && c.ID == endpointAdded:
+	case d == versions.Webhook && kind == Added && c.ID == endpointAdded:
 		id = checker.WebhookAddedId
-	case d == specs.Webhook && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
+	case d == versions.Webhook && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
 		id = checker.WebhookRemovedId
-	case d == specs.Callback && kind == Added && c.ID == endpointAdded:
+	case d == versions.Callback && kind == Added && c.ID == endpointAdded:
 		c.Message = "callback added"
 		return c, true
-	case d == specs.Callback && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
+	case d == versions.Callback && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
 		c.Message = "callback removed"
 		return c, true
 	default:
@@ -156,5 +156,5 @@ func (j judge) outboundChange(c Change, d specs.Direction, kind Kind) (Change, b
 // webhookOf is the webhook's name in an operation name "METHOD webhook:NAME".
 func webhookOf(operation string) string {
 	_, path, _ := strings.Cut(operation, " ")
-	return strings.TrimPrefix(path, specs.WebhookPrefix)
+	return strings.TrimPrefix(path, versions.WebhookPrefix)
 }

@@ -5,6 +5,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -15,7 +16,7 @@ type side struct {
 	op   *openapi3.Operation
 	// method is the operation's; direction who sends its request.
 	method    string
-	direction specs.Direction
+	direction versions.Direction
 	// planned is the "METHOD /path" the fast pass's plan knows the
 	// operation by: a callback's is its parent's, a webhook's none ("").
 	planned string
@@ -43,7 +44,7 @@ type pairing struct {
 }
 
 // direction is who sends the request of the pair's operation.
-func (p pairing) direction() specs.Direction {
+func (p pairing) direction() versions.Direction {
 	if p.revision != nil {
 		return p.revision.direction
 	}
@@ -64,12 +65,12 @@ const (
 
 // pairUp decides what each operation-version of the revision is compared
 // with, and which ones of the base are gone.
-func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) []pairing {
-	baseByKey := map[string]*specs.Operation{}
+func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*versions.Operation) []pairing {
+	baseByKey := map[string]*versions.Operation{}
 	for _, op := range baseOps {
 		baseByKey[op.Key()] = op
 	}
-	revByKey := map[string]*specs.Operation{}
+	revByKey := map[string]*versions.Operation{}
 	for _, op := range revOps {
 		revByKey[op.Key()] = op
 	}
@@ -77,10 +78,10 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 	for _, op := range revOps {
 		revPaths[pathKey(op)] = true
 	}
-	baseSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+	baseSide := func(op *versions.Operation, version string, view *openapi3.Operation) *side {
 		return newSide(op, base.Path, view, version)
 	}
-	revSide := func(op *specs.Operation, version string, view *openapi3.Operation) *side {
+	revSide := func(op *versions.Operation, version string, view *openapi3.Operation) *side {
 		return newSide(op, revision.Path, view, version)
 	}
 
@@ -190,31 +191,31 @@ func pairUp(base, revision *specs.Snapshot, baseOps, revOps []*specs.Operation) 
 
 // pathKey is an operation's path with its parameter names left out, as
 // operations pair across snapshots.
-func pathKey(op *specs.Operation) string { return strings.TrimPrefix(op.Key(), op.Method+" ") }
+func pathKey(op *versions.Operation) string { return strings.TrimPrefix(op.Key(), op.Method+" ") }
 
 // successor is the oldest version of op newer than name: the one that
 // succeeds a removed version.
-func successor(op *specs.Operation, name string) string {
+func successor(op *versions.Operation, name string) string {
 	return newerVersion(op, name).Name
 }
 
 // newerVersion is the oldest version of op newer than name, empty when none.
-func newerVersion(op *specs.Operation, name string) specs.Version {
+func newerVersion(op *versions.Operation, name string) versions.Version {
 	for _, v := range op.Versions {
 		if v.Name > name {
 			return v
 		}
 	}
-	return specs.Version{}
+	return versions.Version{}
 }
 
 // newSide is a version's view of op, read from file.
-func newSide(op *specs.Operation, file string, view *openapi3.Operation, version string) *side {
+func newSide(op *versions.Operation, file string, view *openapi3.Operation, version string) *side {
 	s := &side{path: op.Path, file: file, op: view, method: op.Method, direction: op.Direction, sunset: op.Sunset(version), common: commonParameters(op)}
 	switch op.Direction {
-	case specs.Inbound:
+	case versions.Inbound:
 		s.planned = op.Name()
-	case specs.Callback:
+	case versions.Callback:
 		s.planned = op.Via.Name()
 	}
 	if op.Direction.Outbound() {
@@ -226,7 +227,7 @@ func newSide(op *specs.Operation, file string, view *openapi3.Operation, version
 }
 
 // commonParameters are the parameters op takes from its path item.
-func commonParameters(op *specs.Operation) map[paramKey]bool {
+func commonParameters(op *versions.Operation) map[paramKey]bool {
 	item := op.Item
 	if item == nil || len(item.Parameters) == 0 {
 		return nil
@@ -241,7 +242,7 @@ func commonParameters(op *specs.Operation) map[paramKey]bool {
 }
 
 // olderVersion is the newest version of op older than name, or nil.
-func olderVersion(op *specs.Operation, name string) *specs.Version {
+func olderVersion(op *versions.Operation, name string) *versions.Version {
 	for i := len(op.Versions) - 1; i >= 0; i-- {
 		if op.Versions[i].Name < name {
 			return &op.Versions[i]
@@ -251,7 +252,7 @@ func olderVersion(op *specs.Operation, name string) *specs.Version {
 }
 
 // preRelease is the pre-release version of op with the given name, or nil.
-func preRelease(op *specs.Operation, name string) *specs.Version {
+func preRelease(op *versions.Operation, name string) *versions.Version {
 	if op == nil {
 		return nil
 	}

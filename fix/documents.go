@@ -12,6 +12,7 @@ import (
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/aymanbagabas/go-udiff"
 )
 
@@ -134,7 +135,7 @@ func changedDocument(set *specs.DocumentSet, f policy.Finding) *specs.VersionDoc
 		if !set.ByResource || (f.Location != nil && f.Location.File == d.Path() && f.Location.Ref == d.Source.Ref()) {
 			return d
 		}
-		if slices.ContainsFunc(d.Operations(), func(op *specs.Operation) bool { return op.Name() == f.Operation }) {
+		if slices.ContainsFunc(d.Operations(), func(op *versions.Operation) bool { return op.Name() == f.Operation }) {
 			found = d
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -99,22 +100,22 @@ func Fix(in Input) (*Result, error) {
 	}
 	newAnchorNames(base, rev)
 	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}, base: base, rev: rev, trees: in.trees}}
-	baseOps, revOps := specs.Operations(in.Base.Doc, in.Product), specs.Operations(in.Revision.Doc, in.Product)
+	baseOps, revOps := versions.Operations(in.Base.Doc, in.Product), versions.Operations(in.Revision.Doc, in.Product)
 	byOp := map[string][]string{}
 	for _, t := range in.Targets {
 		byOp[t.Operation] = append(byOp[t.Operation], t.Version)
 	}
-	for _, name := range slices.SortedFunc(maps.Keys(byOp), specs.CompareOperationNames) {
-		versions := slices.Compact(slices.Sorted(slices.Values(byOp[name])))
-		revOp := find(revOps, func(o *specs.Operation) bool { return o.Name() == name })
+	for _, name := range slices.SortedFunc(maps.Keys(byOp), versions.CompareOperationNames) {
+		targets := slices.Compact(slices.Sorted(slices.Values(byOp[name])))
+		revOp := find(revOps, func(o *versions.Operation) bool { return o.Name() == name })
 		if revOp == nil || len(revOp.Versions) == 0 {
 			continue
 		}
-		baseOp := find(baseOps, func(o *specs.Operation) bool { return o.Key() == revOp.Key() })
+		baseOp := find(baseOps, func(o *versions.Operation) bool { return o.Key() == revOp.Key() })
 		if baseOp == nil {
 			continue
 		}
-		if err := p.operation(baseOp, revOp, versions); err != nil {
+		if err := p.operation(baseOp, revOp, targets); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +168,7 @@ func (p *planner) pointAtCopies() error {
 	return nil
 }
 
-func find(ops []*specs.Operation, match func(*specs.Operation) bool) *specs.Operation {
+func find(ops []*versions.Operation, match func(*versions.Operation) bool) *versions.Operation {
 	if i := slices.IndexFunc(ops, match); i >= 0 {
 		return ops[i]
 	}
@@ -200,7 +201,7 @@ type sameEntry struct {
 // operation restores the operation's target versions and, when the newest
 // of them is the operation's newest version, adds the new version with
 // the revision's content.
-func (p *planner) operation(baseOp, revOp *specs.Operation, versions []string) error {
+func (p *planner) operation(baseOp, revOp *versions.Operation, versions []string) error {
 	baseNode := p.base.at([]string{"paths", baseOp.Path})
 	_, baseNode = lookup(baseNode, baseOp.Method, true)
 	revNode := p.rev.at([]string{"paths", revOp.Path})
@@ -256,7 +257,7 @@ func (p *planner) versionEntries(op *yaml.Node, v string) []mediaEntry {
 			return
 		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
-			mt, ok, _ := specs.ParseMediaType(m.Content[i].Value)
+			mt, ok, _ := versions.ParseMediaType(m.Content[i].Value)
 			if ok && mt.Product == p.in.Product && mt.Version == v {
 				out = append(out, mediaEntry{content: content, key: m.Content[i].Value})
 			}
@@ -324,7 +325,7 @@ func keyOf(m, value *yaml.Node) string {
 func lastOfVersion(m *yaml.Node, product, v string) *yaml.Node {
 	var last *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if mt, ok, _ := specs.ParseMediaType(m.Content[i].Value); ok && mt.Product == product && mt.Version == v {
+		if mt, ok, _ := versions.ParseMediaType(m.Content[i].Value); ok && mt.Product == product && mt.Version == v {
 			last = m.Content[i]
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
@@ -132,14 +133,14 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 // so the base's is the fixed text's too. Their pairs would compare an
 // operation with itself and change nothing; the policy reads them for
 // their versions and dates.
-func leftOut(all []*specs.Operation, sides ...[]*specs.Operation) []*specs.Operation {
+func leftOut(all []*versions.Operation, sides ...[]*versions.Operation) []*versions.Operation {
 	loaded := map[string]bool{}
 	for _, ops := range sides {
 		for _, op := range ops {
 			loaded[op.Key()] = true
 		}
 	}
-	var out []*specs.Operation
+	var out []*versions.Operation
 	for _, op := range all {
 		if !loaded[op.Key()] {
 			out = append(out, op)

@@ -9,6 +9,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
@@ -124,11 +125,11 @@ func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
 		back[local] = ref
 	}
 	p := &planner{in: Input{Product: product}}
-	ops := specs.Operations(base.Doc, product)
+	ops := versions.Operations(base.Doc, product)
 	var used []*yaml.Node
 	for _, t := range res.Restored {
 		method, path, _ := strings.Cut(t.Operation, " ")
-		i := slices.IndexFunc(ops, func(o *specs.Operation) bool { return o.Method == method && o.Path == path })
+		i := slices.IndexFunc(ops, func(o *versions.Operation) bool { return o.Method == method && o.Path == path })
 		if i < 0 {
 			// Renamed path parameters: the key pairs it.
 			continue

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Lifecycles loads one snapshot (a file, a folder of version documents or
@@ -27,7 +28,7 @@ func Lifecycles(path string, opts Options) (policy.Clock, []policy.Lifecycle, er
 		return policy.Clock{}, nil, err
 	}
 	clock := policy.Clock{Periods: cfg.Periods(), Today: policyDate(opts.Date, s.Date)}
-	return clock, clock.Lifecycles(s, specs.Operations(s.Doc, product)), nil
+	return clock, clock.Lifecycles(s, versions.Operations(s.Doc, product)), nil
 }
 
 // documentLifecycles is Lifecycles for a document set.

@@ -9,6 +9,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Finding is one rule's verdict on one operation-version.
@@ -38,7 +39,7 @@ type Finding struct {
 // operations under paths only, not webhooks or callbacks.
 func (f Finding) Fixable() bool {
 	return f.Rule == BreakingChangeWithoutNewVersion && f.Severity == Error && !f.Exempted && !f.Preexisting && f.Operation != "" && f.Version != "" &&
-		f.Change != stabilityDecreased && specs.DirectionOf(f.Operation) == specs.Inbound
+		f.Change != stabilityDecreased && versions.DirectionOf(f.Operation) == versions.Inbound
 }
 
 const stabilityDecreased = "api-stability-decreased"
@@ -243,7 +244,7 @@ func (c *checker) versionOrder() {
 
 func (c *checker) invalidVersions() { c.invalidVersionsOf(c.in.Revision, c.in.Result.Revision) }
 
-func (c *checker) invalidVersionsOf(s *specs.Snapshot, ops []*specs.Operation) {
+func (c *checker) invalidVersionsOf(s *specs.Snapshot, ops []*versions.Operation) {
 	for _, op := range ops {
 		for _, bad := range op.Invalid {
 			c.add(Finding{
@@ -352,7 +353,7 @@ func (c *checker) removedVersions() {
 }
 
 // sunsets checks the clock of every version a snapshot has.
-func (c *checker) sunsets(s *specs.Snapshot, ops []*specs.Operation) {
+func (c *checker) sunsets(s *specs.Snapshot, ops []*versions.Operation) {
 	for _, l := range c.clock().Lifecycles(s, ops) {
 		if l.State == SunsetOverdue {
 			c.add(Finding{
@@ -395,7 +396,7 @@ func movedTo(successor string) string {
 func (c *checker) unversionedDeprecations() {
 	periods := c.in.Config.Periods()
 	on := cmp.Or(c.in.Revision.Date, c.in.Date)
-	var base map[string]*specs.Operation
+	var base map[string]*versions.Operation
 	for _, op := range c.in.Result.Revision {
 		if op.Versioned() || !op.Op.Deprecated {
 			continue
@@ -436,12 +437,12 @@ func (c Config) Replaced(res *diff.Result, removed *diff.Pair) bool {
 // successorOf finds a removed version's base operation and the version
 // that succeeds it: the next newer one in the base, or else in the
 // revision (for a pre-release, PreReleaseSuccessor's).
-func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs.Version) {
+func successorOf(res *diff.Result, removed *diff.Pair) (*versions.Operation, *versions.Version) {
 	baseOp := findOperation(res.Base, removed.Operation)
-	newer := func(op *specs.Operation) *specs.Version { return newerVersion(op, removed.Version) }
+	newer := func(op *versions.Operation) *versions.Version { return newerVersion(op, removed.Version) }
 	if removed.PreRelease {
 		v := baseOp.AnyVersion(removed.Version)
-		newer = func(op *specs.Operation) *specs.Version {
+		newer = func(op *versions.Operation) *versions.Version {
 			if v == nil {
 				return nil
 			}
@@ -455,7 +456,7 @@ func successorOf(res *diff.Result, removed *diff.Pair) (*specs.Operation, *specs
 }
 
 // newerVersion is the oldest version of op newer than name, or nil.
-func newerVersion(op *specs.Operation, name string) *specs.Version {
+func newerVersion(op *versions.Operation, name string) *versions.Version {
 	if op == nil {
 		return nil
 	}
@@ -526,7 +527,7 @@ func (c *checker) versionLocation(operation, version string) *diff.Location {
 	return versionLocation(c.in.Revision, op, version)
 }
 
-func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {
+func operationLocation(s *specs.Snapshot, op *versions.Operation) *diff.Location {
 	if op == nil {
 		return nil
 	}
@@ -536,7 +537,7 @@ func operationLocation(s *specs.Snapshot, op *specs.Operation) *diff.Location {
 	return nil
 }
 
-func findOperation(ops []*specs.Operation, name string) *specs.Operation {
+func findOperation(ops []*versions.Operation, name string) *versions.Operation {
 	for _, op := range ops {
 		if op.Name() == name {
 			return op
@@ -545,7 +546,7 @@ func findOperation(ops []*specs.Operation, name string) *specs.Operation {
 	return nil
 }
 
-func findByKey(ops []*specs.Operation, like *specs.Operation) *specs.Operation {
+func findByKey(ops []*versions.Operation, like *versions.Operation) *versions.Operation {
 	if like == nil {
 		return nil
 	}
@@ -560,8 +561,8 @@ func findByKey(ops []*specs.Operation, like *specs.Operation) *specs.Operation {
 
 // operationsByKey indexes ops by Key, for the loops over every operation;
 // of several with one key it keeps the first, as findByKey finds it.
-func operationsByKey(ops []*specs.Operation) map[string]*specs.Operation {
-	byKey := make(map[string]*specs.Operation, len(ops))
+func operationsByKey(ops []*versions.Operation) map[string]*versions.Operation {
+	byKey := make(map[string]*versions.Operation, len(ops))
 	for _, op := range ops {
 		if key := op.Key(); byKey[key] == nil {
 			byKey[key] = op
@@ -573,7 +574,7 @@ func operationsByKey(ops []*specs.Operation) map[string]*specs.Operation {
 func compareFindings(a, b Finding) int {
 	return cmp.Or(
 		cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
-		specs.CompareOperationNames(a.Operation, b.Operation),
+		versions.CompareOperationNames(a.Operation, b.Operation),
 		cmp.Compare(a.Version, b.Version),
 		cmp.Compare(a.Rule, b.Rule),
 		cmp.Compare(a.Change, b.Change),

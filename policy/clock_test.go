@@ -10,6 +10,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -97,7 +98,7 @@ func TestLifecyclePerStability(t *testing.T) {
 		cfg := config(t, c.config)
 		clock := Clock{Periods: cfg.Periods(), Today: day("2024-06-15")}
 		var got []row
-		for _, l := range clock.Lifecycles(s, specs.Operations(s.Doc, "example")) {
+		for _, l := range clock.Lifecycles(s, versions.Operations(s.Doc, "example")) {
 			if l.Operation != "GET /widgets" {
 				t.Errorf("%q: operation %q", c.config, l.Operation)
 			}

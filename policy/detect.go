@@ -1,6 +1,6 @@
 package policy
 
-import "github.com/apiver/apiver/specs"
+import "github.com/apiver/apiver/versions"
 
 // SnapshotEvidence is what consecutive snapshots show of what they publish,
 // for a config that does not say (Config.DetectSnapshot).
@@ -16,9 +16,9 @@ type SnapshotEvidence struct {
 }
 
 // AddPair adds what the operations of two consecutive snapshots show.
-func (e *SnapshotEvidence) AddPair(base, revision []*specs.Operation) {
+func (e *SnapshotEvidence) AddPair(base, revision []*versions.Operation) {
 	e.pairs++
-	before := map[string]*specs.Operation{}
+	before := map[string]*versions.Operation{}
 	for _, op := range base {
 		e.several = e.several || len(op.Versions) > 1
 		before[op.Key()] = op

@@ -3,16 +3,16 @@ package policy
 import (
 	"testing"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // ops is a snapshot's operations: GET on each path, with the versions given.
-func ops(versions map[string][]string) []*specs.Operation {
-	var out []*specs.Operation
-	for path, names := range versions {
-		op := &specs.Operation{Method: "GET", Path: path}
+func ops(byPath map[string][]string) []*versions.Operation {
+	var out []*versions.Operation
+	for path, names := range byPath {
+		op := &versions.Operation{Method: "GET", Path: path}
 		for _, n := range names {
-			op.Versions = append(op.Versions, specs.Version{Name: n})
+			op.Versions = append(op.Versions, versions.Version{Name: n})
 		}
 		out = append(out, op)
 	}

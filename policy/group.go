@@ -10,6 +10,7 @@ import (
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Group is a root change: the findings that come from one edit. They share
@@ -80,7 +81,7 @@ type Anchor func(loc diff.Location, operation string) *diff.Location
 
 // NewAnchor anchors locations in base's file to lines of revision's file,
 // falling back to the line of the operation in the revision.
-func NewAnchor(base, revision *specs.Snapshot, revisionOps []*specs.Operation) Anchor {
+func NewAnchor(base, revision *specs.Snapshot, revisionOps []*versions.Operation) Anchor {
 	lines := specs.NewAnchorer(base, revision)
 	return func(loc diff.Location, operation string) *diff.Location {
 		if loc.File == revision.Path && loc.Ref == revision.Ref {
@@ -328,7 +329,7 @@ func (r *Report) operations(members []int) []string {
 		}
 	}
 	slices.SortFunc(list, func(a, b ov) int {
-		return cmp.Or(specs.CompareOperationNames(a.operation, b.operation), cmp.Compare(a.version, b.version))
+		return cmp.Or(versions.CompareOperationNames(a.operation, b.operation), cmp.Compare(a.version, b.version))
 	})
 	list = slices.Compact(list)
 	out := make([]string, len(list))

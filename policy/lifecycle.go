@@ -8,6 +8,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // State is where a resource version is in its life.
@@ -80,7 +81,7 @@ type Clock struct {
 
 // Clocked reports whether a version has a clock: a released one always, a
 // pre-release when its level has a period.
-func (c Clock) Clocked(v *specs.Version) bool {
+func (c Clock) Clocked(v *versions.Version) bool {
 	if !v.PreRelease {
 		return true
 	}
@@ -90,11 +91,11 @@ func (c Clock) Clocked(v *specs.Version) bool {
 
 // Lifecycles lists every version of every operation of a snapshot with its
 // state on the clock's date, by operation and version.
-func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle {
+func (c Clock) Lifecycles(s *specs.Snapshot, ops []*versions.Operation) []Lifecycle {
 	var out []Lifecycle
 	for _, op := range ops {
 		for i := range op.Versions {
-			var successor *specs.Version
+			var successor *versions.Version
 			if i+1 < len(op.Versions) {
 				successor = &op.Versions[i+1]
 			}
@@ -110,7 +111,7 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Lifecycle) int {
-		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }
@@ -119,7 +120,7 @@ func (c Clock) Lifecycles(s *specs.Snapshot, ops []*specs.Operation) []Lifecycle
 // is stable.
 var levelRank = map[string]int{LevelDraft: 1, LevelAlpha: 2, LevelBeta: 3, LevelStable: 4}
 
-func rankOf(v *specs.Version) int {
+func rankOf(v *versions.Version) int {
 	if !v.PreRelease {
 		return levelRank[LevelStable]
 	}
@@ -132,12 +133,12 @@ func rankOf(v *specs.Version) int {
 // a beta; a newer alpha does not), or one of its date that is more stable
 // (2024-01-01 deprecates 2024-01-01~beta: a promotion). nil when there is
 // none, or when the pre-release names no date (preview).
-func PreReleaseSuccessor(op *specs.Operation, v *specs.Version) *specs.Version {
+func PreReleaseSuccessor(op *versions.Operation, v *versions.Version) *versions.Version {
 	if op == nil || v.Date.IsZero() {
 		return nil
 	}
-	var best *specs.Version
-	consider := func(w *specs.Version) {
+	var best *versions.Version
+	consider := func(w *versions.Version) {
 		newer := w.Date.After(v.Date) && rankOf(w) >= rankOf(v)
 		promoted := w.Date == v.Date && rankOf(w) > rankOf(v)
 		if !newer && !promoted {
@@ -170,7 +171,7 @@ func PreReleaseSuccessor(op *specs.Operation, v *specs.Version) *specs.Version {
 // predecessor is stable, with the successor and the dates it is scheduled
 // to deprecate and sunset it on. A pre-release on a clock runs the same
 // clock with its level's period, and is a pre-release until deprecated.
-func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
+func (c Clock) lifecycle(s *specs.Snapshot, op *versions.Operation, v *versions.Version, successor *versions.Version) Lifecycle {
 	l := c.served(s, op, v, successor)
 	if v.Retired {
 		l.State = Retired
@@ -179,7 +180,7 @@ func (c Clock) lifecycle(s *specs.Snapshot, op *specs.Operation, v *specs.Versio
 }
 
 // served is a version's clock as if it were served, for lifecycle.
-func (c Clock) served(s *specs.Snapshot, op *specs.Operation, v *specs.Version, successor *specs.Version) Lifecycle {
+func (c Clock) served(s *specs.Snapshot, op *versions.Operation, v *versions.Version, successor *versions.Version) Lifecycle {
 	l := Lifecycle{Operation: op.Name(), Version: v.Name, State: Stable, DeclaredSunset: op.Sunset(v.Name), Location: versionLocation(s, op, v.Name), Period: c.PeriodOf(v)}
 	switch {
 	case v.PreRelease:
@@ -238,14 +239,14 @@ func sunset(period Period, deprecatedOn, declared civil.Date) civil.Date {
 
 // PeriodOf is the deprecation period of a version on the clock: its
 // level's, the stable one for a released version.
-func (c Clock) PeriodOf(v *specs.Version) Period {
+func (c Clock) PeriodOf(v *versions.Version) Period {
 	if v.PreRelease {
 		return c.Periods[v.Stability]
 	}
 	return c.Periods[LevelStable]
 }
 
-func versionLocation(s *specs.Snapshot, op *specs.Operation, version string) *diff.Location {
+func versionLocation(s *specs.Snapshot, op *versions.Operation, version string) *diff.Location {
 	file, ref, inDocument := op.VersionFile(version)
 	if !inDocument {
 		file, ref = s.Path, s.Ref

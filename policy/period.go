@@ -10,7 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/suggest"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Period is how long a deprecated version keeps working: a whole number of
@@ -142,7 +142,7 @@ func (c *Config) periods() (Periods, error) {
 	periods := Periods{}
 	named := map[string]string{} // level -> the key that set it
 	for _, key := range slices.Sorted(maps.Keys(c.Sunset)) {
-		level, ok := specs.LevelNamed(key)
+		level, ok := versions.LevelNamed(key)
 		if !ok {
 			return nil, fmt.Errorf("sunset: %q is not a stability level (%s)%s", key, strings.Join(sunsetKeys, ", "), didYouMean(key, sunsetKeys))
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 type junitSuites struct {
@@ -97,7 +97,7 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 		keys = append(keys, ov)
 	}
 	slices.SortFunc(keys, func(a, b OperationVersion) int {
-		return cmp.Or(specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	summary := Summary(r, res.FailOn)
 	verdict := verdictWord(r, res.FailOn)

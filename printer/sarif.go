@@ -10,7 +10,7 @@ import (
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 )
 
@@ -64,7 +64,7 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 			}
 		}
 		slices.SortFunc(uses, func(x, y use) int {
-			return cmp.Or(specs.CompareOperationNames(x.Operation, y.Operation), cmp.Compare(x.Version, y.Version))
+			return cmp.Or(versions.CompareOperationNames(x.Operation, y.Operation), cmp.Compare(x.Version, y.Version))
 		})
 		props := sarif.NewPropertyBag().Add("group", a.ID).Add("operations", slices.Compact(uses))
 		if a.Change != "" {

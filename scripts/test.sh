@@ -53,7 +53,7 @@ start=$(date +%s)
 # parallel and take locks. -short keeps the race detector off the long
 # suites.
 gotestsum --format pkgname -- -race -short -timeout 20m \
-  ./specs/... ./changelog ./diff ./site ./internal/...
+  ./specs/... ./versions ./pipeline ./changelog ./diff ./site ./internal/...
 gotestsum --format pkgname -- -race -short -timeout 20m ./cmd/apiver \
   -run '^(TestPipelinesAgreeOnRuleCases|TestPipelinesAgreeOnHistory|TestDocumentPipelinesAgree|TestDocumentInputErrorsNotHidden|TestConcurrentUpdate|TestLockTimeout)$'
 took "race detector" "$start"

@@ -14,7 +14,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // Options shape a site.
@@ -165,7 +165,7 @@ func resources(releases []changelog.Release, deprecations []Deprecation) []*reso
 		slices.SortFunc(r.Versions, func(a, b *versionSpan) int { return cmp.Compare(a.Version, b.Version) })
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b *resource) int { return specs.CompareOperationNames(a.Operation, b.Operation) })
+	slices.SortFunc(out, func(a, b *resource) int { return versions.CompareOperationNames(a.Operation, b.Operation) })
 	assignSlugs(out)
 	return out
 }
@@ -217,7 +217,7 @@ func deprecationRows(rs []*resource, asOf civil.Date) []deprecationRow {
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b deprecationRow) int {
-		return cmp.Or(a.Sunset.Compare(b.Sunset), specs.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
+		return cmp.Or(a.Sunset.Compare(b.Sunset), versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 	})
 	return rows
 }

@@ -6,7 +6,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // timeline is a resource's versions laid out for the SVG: one row per
@@ -167,13 +167,13 @@ func spanSentence(v *versionSpan) string {
 // rule: deprecated on its successor's release date, sunset that date plus
 // the deprecation period of its level, or its x-sunset when that is later.
 // When the config gives unstable levels periods, a first line lists them.
-func sunsetRules(versions []*versionSpan, periods policy.Periods) []string {
+func sunsetRules(spans []*versionSpan, periods policy.Periods) []string {
 	stable, ok := periods.Of(policy.LevelStable)
 	if !ok {
 		stable = policy.Period{N: 12, Unit: "month"}
 	}
 	var out []string
-	for _, v := range versions {
+	for _, v := range spans {
 		if v.Deprecated.IsZero() || v.Sunset.IsZero() {
 			continue
 		}
@@ -185,7 +185,7 @@ func sunsetRules(versions []*versionSpan, periods policy.Periods) []string {
 		if period.N == 0 {
 			// Only the history names it: a name's mark (~beta) gives its
 			// level, else it is a release.
-			if period, ok = periods.Of(specs.MarkedLevel(v.Version)); !ok {
+			if period, ok = periods.Of(versions.MarkedLevel(v.Version)); !ok {
 				period = stable
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -265,15 +266,15 @@ func loadAll(docs []*VersionDocument, opts PairOptions, load func(*VersionDocume
 
 // readOperations lists a loaded document's operations.
 func (d *VersionDocument) readOperations() {
-	d.ops = Operations(d.Snapshot.Doc, "")
+	d.ops = versions.Operations(d.Snapshot.Doc, "")
 	d.lines = map[string]int{}
 	for _, op := range d.ops {
 		d.lines[op.Name()] = op.Line()
 	}
 	if d.Snapshot.Doc.Info != nil {
-		d.sunset = sunsetOf(d.Snapshot.Doc.Info.Extensions)
+		d.sunset = versions.SunsetOf(d.Snapshot.Doc.Info.Extensions)
 	}
-	d.Retired = retired(d.Snapshot.Doc.Extensions)
+	d.Retired = versions.Retired(d.Snapshot.Doc.Extensions)
 }
 
 // mappingValue is the value of key in the mapping n, nil when none.
@@ -291,7 +292,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 
 // Operations are the document's operations, each with its view
 // (Unversioned), sorted by path and method.
-func (d *VersionDocument) Operations() []*Operation { return d.ops }
+func (d *VersionDocument) Operations() []*versions.Operation { return d.ops }
 
 // NodeAt names the node at a position (line and column, the column 0 when
 // unknown) of what comparison c loaded of d: a copy that keeps only what
@@ -403,7 +404,7 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	rest := older
 	if !opts.Full && outlineAll(older, opts.Validator) {
 		if newest[0].outlineTree() {
-			views := map[digest]*Operation{}
+			views := map[digest]*versions.Operation{}
 			newest[0].addViews(views, newest[0].ops)
 			rest = nil
 			for _, d := range older {

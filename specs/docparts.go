@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 )
@@ -54,11 +55,11 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 	}
 	if info := mappingValue(doc.Root(), "info"); info != nil {
 		if sunset := mappingValue(info, "x-sunset"); sunset != nil && sunset.Kind == yaml.ScalarNode {
-			o.sunset = sunsetOf(map[string]any{"x-sunset": sunset.Value})
+			o.sunset = versions.SunsetOf(map[string]any{"x-sunset": sunset.Value})
 		}
 	}
-	if lc := mappingValue(doc.Root(), LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
-		o.retired = retired(map[string]any{LifecycleExtension: lc.Value})
+	if lc := mappingValue(doc.Root(), versions.LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
+		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
 	d.outline, d.places = o, positionsOf(doc.Root())
 	return true
@@ -80,7 +81,7 @@ func outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
 }
 
 // addViews indexes ops, views of d's operations, by their Signatures in d.
-func (d *VersionDocument) addViews(views map[digest]*Operation, ops []*Operation) {
+func (d *VersionDocument) addViews(views map[digest]*versions.Operation, ops []*versions.Operation) {
 	for _, op := range ops {
 		if sig, ok := d.outline.sigs[strings.ToLower(op.Method)+" "+op.Path]; ok {
 			views[sig] = op
@@ -91,8 +92,8 @@ func (d *VersionDocument) addViews(views map[digest]*Operation, ops []*Operation
 // borrow gives d its operations from views of documents loaded, where they
 // read the same (the same Signature), at d's own lines; it reports whether
 // every operation found one.
-func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
-	var ops []*Operation
+func (d *VersionDocument) borrow(views map[digest]*versions.Operation) bool {
+	var ops []*versions.Operation
 	for _, name := range d.outline.ops {
 		op := views[d.outline.sigs[name]]
 		if op == nil {
@@ -100,7 +101,7 @@ func (d *VersionDocument) borrow(views map[digest]*Operation) bool {
 		}
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(a, b *Operation) int { return CompareOperationNames(a.Name(), b.Name()) })
+	slices.SortFunc(ops, func(a, b *versions.Operation) int { return versions.CompareOperationNames(a.Name(), b.Name()) })
 	d.ops, d.lines, d.sunset, d.Retired = ops, d.outline.lines, d.outline.sunset, d.outline.retired
 	return true
 }
@@ -288,11 +289,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 
 	// The views of the operations: every copy's, and the newest
 	// revision document's when no copy holds all of its own.
-	views := map[digest]*Operation{}
+	views := map[digest]*versions.Operation{}
 	held := map[*VersionDocument]bool{}
 	for _, c := range diffed {
-		c.Base.addViews(views, Operations(c.BaseSnapshot.Doc, ""))
-		c.Revision.addViews(views, Operations(c.RevisionSnapshot.Doc, ""))
+		c.Base.addViews(views, versions.Operations(c.BaseSnapshot.Doc, ""))
+		c.Revision.addViews(views, versions.Operations(c.RevisionSnapshot.Doc, ""))
 		held[c.Base] = held[c.Base] || slices.Contains(holders, c.Base)
 		held[c.Revision] = held[c.Revision] || slices.Contains(holders, c.Revision)
 	}

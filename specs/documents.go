@@ -10,12 +10,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/outfile"
+	"github.com/apiver/apiver/versions"
 )
 
 // DocumentSet is a snapshot published as one OpenAPI document per version
@@ -78,7 +78,7 @@ type VersionDocument struct {
 	Snapshot *Snapshot
 	// ops are its operations, lines where each starts (by Name), sunset
 	// its info.x-sunset.
-	ops    []*Operation
+	ops    []*versions.Operation
 	lines  map[string]int
 	sunset civil.Date
 	// outline is what the fast pass read of it, kept once its tree goes;
@@ -124,7 +124,7 @@ func (s *DocumentSet) Serving(resource, version string) *VersionDocument {
 	if d := s.DocumentOf(resource, version); d != nil {
 		return d
 	}
-	_, date, _, _, err := VersionOfName(version)
+	_, date, _, _, err := versions.VersionOfName(version)
 	if err != nil {
 		return nil
 	}
@@ -153,39 +153,6 @@ func (s *DocumentSet) Successor(d *VersionDocument) *VersionDocument {
 		}
 	}
 	return nil
-}
-
-// versionMark is a version document's date with what follows it: the
-// pre-release marks of vervet (~beta, ~experimental, ~wip; ~ga is a
-// release), of dated media types (.upcoming) and of Azure (-preview).
-var versionMark = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})(~[A-Za-z]+|\.upcoming|[-.]preview)?`)
-
-// VersionOfName reads the version a document's name carries: the first
-// YYYY-MM-DD in its base name, with the pre-release mark that follows it.
-// "preview" anywhere else in the name marks a pre-release too. found is
-// false when the name holds no date; err is set when the date is not a
-// real one.
-func VersionOfName(name string) (version string, date civil.Date, preRelease, found bool, err error) {
-	base := filepath.Base(name)
-	m := versionMark.FindStringSubmatch(base)
-	if m == nil {
-		return "", civil.Date{}, false, false, nil
-	}
-	date, err = civil.ParseDate(m[1])
-	if err != nil {
-		return "", civil.Date{}, false, true, err
-	}
-	mark := m[2]
-	switch strings.ToLower(mark) {
-	case "", "~ga":
-		mark = ""
-		if strings.Contains(strings.ToLower(base), "preview") {
-			mark, preRelease = "-preview", true
-		}
-	default:
-		preRelease = true
-	}
-	return m[1] + mark, date, preRelease, true, nil
 }
 
 // documentExt reports whether a file name has a version document's
@@ -407,7 +374,7 @@ func ReadDocumentSets(args []string, opts []LoadOptions) ([]*DocumentSet, error)
 // holds none.
 func dateOfFolder(folder string) (civil.Date, error) {
 	name := path.Base(filepath.ToSlash(strings.TrimSuffix(folder, "/")))
-	s := datePattern.FindString(name)
+	s := versions.DatePattern.FindString(name)
 	if s == "" {
 		return civil.Date{}, nil
 	}
@@ -473,9 +440,9 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			// Below the folder, a file counts in a dated folder only: an
 			// undated one holds other things (GitHub's dereferenced/,
 			// Azure's examples/), dated or not.
-			_, _, _, dated, _ := VersionOfName(parent)
+			_, _, _, dated, _ := versions.VersionOfName(parent)
 			named, resource := e.name, rel
-			if _, _, _, own, _ := VersionOfName(e.name); depth > 0 && !dated {
+			if _, _, _, own, _ := versions.VersionOfName(e.name); depth > 0 && !dated {
 				continue
 			} else if !own {
 				named, resource = parent, path.Dir(rel)
@@ -483,10 +450,10 @@ func documentFiles(folder string, list func(string) ([]entry, error)) ([]documen
 			if resource == "." {
 				resource = ""
 			}
-			version, date, pre, found, err := VersionOfName(named)
+			version, date, pre, found, err := versions.VersionOfName(named)
 			switch {
 			case err != nil:
-				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, datePattern.FindString(path.Base(named)))
+				return fmt.Errorf("%s: the name holds %q, which is not a real date", file, versions.DatePattern.FindString(path.Base(named)))
 			case found && e.refused != "":
 				return refuse()
 			case found:
@@ -604,36 +571,36 @@ func insideDir(dir, p string) bool {
 }
 
 // Operations merges the operations of the set's loaded documents into one
-// list, as Operations lists a snapshot's with media-type versions: each
-// operation carries one version per document that holds it (a
-// pre-release one for a pre-release document, or for an operation marked
+// list, as versions.Operations lists a snapshot's with media-type
+// versions: each operation carries one version per document that holds it
+// (a pre-release one for a pre-release document, or for an operation marked
 // draft, alpha or beta there; a Retired one where the document or the
 // operation is marked sunset), and is named and written as the newest of
 // them has it. A document is deprecated by the next released document,
 // whether or not it holds the operation; in a resource tree, by the next
 // released version of the operation in its resource: the ones it does not
 // declare carry forward. Sorted by path and method.
-func (s *DocumentSet) Operations() []*Operation {
-	byKey := map[string]*Operation{}
+func (s *DocumentSet) Operations() []*versions.Operation {
+	byKey := map[string]*versions.Operation{}
 	var keys []string
-	var prev *InDocument // the previous released document's, to point at its successor
+	var prev *versions.InDocument // the previous released document's, to point at its successor
 	for _, d := range s.Documents {
-		in := &InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
+		in := &versions.InDocument{File: d.Source.path, Ref: d.Source.ref, Sunset: d.sunset}
 		if !d.PreRelease && !s.ByResource {
 			if prev != nil {
-				prev.Next = &Version{Name: d.Version, Date: d.Date}
+				prev.Next = &versions.Version{Name: d.Version, Date: d.Date}
 			}
 			prev = in
 		}
 		for _, op := range d.ops {
 			merged := byKey[op.Key()]
 			if merged == nil {
-				merged = &Operation{}
+				merged = &versions.Operation{}
 				byKey[op.Key()] = merged
 				keys = append(keys, op.Key())
 			}
 			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
-			v := Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
+			v := versions.Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || versions.Retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
 			} else {
@@ -641,53 +608,39 @@ func (s *DocumentSet) Operations() []*Operation {
 			}
 		}
 	}
-	ops := make([]*Operation, 0, len(keys))
+	ops := make([]*versions.Operation, 0, len(keys))
 	for _, k := range keys {
 		op := byKey[k]
 		if s.ByResource {
 			for i := range op.Versions {
 				in := *op.Versions[i].Document
 				if i+1 < len(op.Versions) {
-					in.Next = &Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
+					in.Next = &versions.Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
 				}
 				op.Versions[i].Document = &in
 			}
 		}
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(a, b *Operation) int {
+	slices.SortFunc(ops, func(a, b *versions.Operation) int {
 		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
 	})
 	return ops
-}
-
-// MarkedLevel is the unstable level a version's name marks, as vervet
-// names them (2024-01-04~beta is beta, ~experimental alpha, ~wip draft);
-// "" for any other name.
-func MarkedLevel(version string) string {
-	if len(version) <= len("2006-01-02") {
-		return ""
-	}
-	level := snykLevels[strings.TrimPrefix(strings.ToLower(version[len("2006-01-02"):]), "~")]
-	if !Unstable(level) {
-		return ""
-	}
-	return level
 }
 
 // documentStability is the level of an operation's version in document d:
 // the level the document's name marks (~beta), else the one the operation
 // or the document declares; "" when released, or when nothing names a
 // level (.upcoming, preview).
-func documentStability(d *VersionDocument, op *Operation) string {
+func documentStability(d *VersionDocument, op *versions.Operation) string {
 	level := ""
 	if d.PreRelease {
-		level = MarkedLevel(d.Version)
+		level = versions.MarkedLevel(d.Version)
 	}
 	if level == "" {
 		level = op.Level()
 	}
-	if !Unstable(level) {
+	if !versions.Unstable(level) {
 		return ""
 	}
 	return level

@@ -9,32 +9,6 @@ import (
 	"github.com/apiver/apiver/specs"
 )
 
-func TestVersionOfName(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		name, version string
-		pre, found    bool
-	}{
-		{"api.github.com.2022-11-28.yaml", "2022-11-28", false, true},
-		{"2024-01-04~beta", "2024-01-04~beta", true, true},
-		{"2024-01-04~experimental", "2024-01-04~experimental", true, true},
-		{"2024-01-04~ga", "2024-01-04", false, true},
-		{"openapi-2024-09-01.upcoming.json", "2024-09-01.upcoming", true, true},
-		{"2024-01-01-preview", "2024-01-01-preview", true, true},
-		{"compute-preview-2024-01-01.json", "2024-01-01-preview", true, true},
-		{"openapi-2023-02-01.json", "2023-02-01", false, true},
-		{"spec.yaml", "", false, false},
-	} {
-		version, _, pre, found, err := specs.VersionOfName(c.name)
-		if err != nil || version != c.version || pre != c.pre || found != c.found {
-			t.Errorf("VersionOfName(%q) = %q, pre %v, found %v, %v; want %q, %v, %v", c.name, version, pre, found, err, c.version, c.pre, c.found)
-		}
-	}
-	if _, _, _, found, err := specs.VersionOfName("api.2024-02-30.yaml"); !found || err == nil {
-		t.Errorf("VersionOfName of a date that is not real: found %v, err %v; want found and an error", found, err)
-	}
-}
-
 const emptyDocument = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n"
 
 // TestReadDocumentSet: the documents of a folder, by the date in their name

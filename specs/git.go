@@ -17,6 +17,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -48,9 +49,9 @@ func readGit(arg, ref, file string, opts LoadOptions) (*Source, error) {
 	fail := func(msg string) error { return &Error{File: arg, Msg: msg} }
 	date := opts.Date
 	if date.IsZero() {
-		d, found, err := DateFromName(file)
+		d, found, err := versions.DateFromName(file)
 		if err != nil {
-			return nil, fail(fmt.Sprintf("file name holds %q, which is not a real date", datePattern.FindString(path.Base(file))))
+			return nil, fail(fmt.Sprintf("file name holds %q, which is not a real date", versions.DatePattern.FindString(path.Base(file))))
 		}
 		if found {
 			date = d

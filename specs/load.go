@@ -1,5 +1,7 @@
-// Package specs loads dated OpenAPI snapshots and finds the resource versions
-// their operations carry.
+// Package specs reads apiver's inputs (files, git REF:PATH, folders of
+// version documents) and loads them as dated OpenAPI snapshots and pairs,
+// whole or reduced. What the versions their operations carry mean is
+// package versions's model.
 package specs
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -179,9 +182,9 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 	}
 	date := opts.Date
 	if date.IsZero() {
-		d, found, err := DateFromName(path)
+		d, found, err := versions.DateFromName(path)
 		if err != nil {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("file name holds %q, which is not a real date", datePattern.FindString(filepath.Base(path)))}
+			return nil, &Error{File: path, Msg: fmt.Sprintf("file name holds %q, which is not a real date", versions.DatePattern.FindString(filepath.Base(path)))}
 		}
 		if found {
 			date = d
@@ -247,7 +250,7 @@ func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) 
 		return nil, err
 	}
 	// A checked source's name was checked with its structure (prepare).
-	if why := nameDisagrees(s.version, stabilityOf(doc.Extensions)); why != "" && !checked {
+	if why := versions.NameDisagrees(s.version, versions.StabilityOf(doc.Extensions)); why != "" && !checked {
 		file := s.path
 		if s.ref != "" {
 			file = s.arg
@@ -493,7 +496,7 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 	seen := map[string]string{}
 	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
 		item := doc.Paths.Value(p)
-		template := pathTemplate(p)
+		template := versions.PathTemplate(p)
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
 			key := method + " " + template
 			other, dup := seen[key]

@@ -13,6 +13,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/nonet"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -437,7 +438,7 @@ func TestLoadJSONOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	ops := specs.Operations(snap.Doc, "example")
+	ops := versions.Operations(snap.Doc, "example")
 	if len(ops) != 1 {
 		t.Fatalf("got %d operations, want 1", len(ops))
 	}
@@ -509,7 +510,7 @@ func TestLoadPair(t *testing.T) {
 			if s == nil || s.Doc == nil {
 				return summary{}
 			}
-			return summary{Path: s.Path, Date: s.Date, Ops: len(specs.Operations(s.Doc, "example"))}
+			return summary{Path: s.Path, Date: s.Date, Ops: len(versions.Operations(s.Doc, "example"))}
 		}
 		want := []summary{
 			{Path: basePath, Date: civil.Date{Year: 2024, Month: 1, Day: 1}, Ops: 1},
@@ -518,7 +519,7 @@ func TestLoadPair(t *testing.T) {
 		if diff := cmp.Diff(want, []summary{sum(base), sum(rev)}); diff != "" {
 			t.Errorf("LoadPair mismatch (-want +got):\n%s", diff)
 		}
-		if v := specs.Operations(rev.Doc, "example")[0].Version("2024-06-01"); v == nil {
+		if v := versions.Operations(rev.Doc, "example")[0].Version("2024-06-01"); v == nil {
 			t.Errorf("revision lacks version 2024-06-01: base and revision swapped?")
 		}
 	})

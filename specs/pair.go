@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/apiver/apiver/specs/prune"
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 )
@@ -233,7 +234,7 @@ func (s *Source) prepare() {
 		var root *yaml.Node
 		var isJSON bool
 		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
-		if why := nameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
+		if why := versions.NameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
 			s.structure = &Error{Msg: why}
 		}
 		s.checked = s.structure == nil

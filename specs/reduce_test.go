@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -39,7 +40,7 @@ func TestReducedLoadKeepsSkeletonsAndLines(t *testing.T) {
 		t.Fatalf("Reduced = %v, %v (full: %v), want true, true (false); notes %q", base.Reduced, revision.Reduced, fullBase.Reduced, notes)
 	}
 	for _, pair := range [][2]*specs.Snapshot{{fullBase, base}, {fullRev, revision}} {
-		full, reduced := specs.Operations(pair[0].Doc, "zoo"), specs.Operations(pair[1].Doc, "zoo")
+		full, reduced := versions.Operations(pair[0].Doc, "zoo"), versions.Operations(pair[1].Doc, "zoo")
 		if len(full) != len(reduced) {
 			t.Fatalf("%d operations reduced, %d whole", len(reduced), len(full))
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 )
 
 // documentMigration is the migration guide between two version documents
@@ -64,7 +65,7 @@ func documentMigration(cfg policy.Config, path, from, to string, paths specs.Pat
 		}
 		all.Pairs = append(all.Pairs, res.Pairs...)
 	}
-	slices.SortStableFunc(all.Pairs, func(a, b *diff.Pair) int { return specs.CompareOperationNames(a.Operation, b.Operation) })
+	slices.SortStableFunc(all.Pairs, func(a, b *diff.Pair) int { return versions.CompareOperationNames(a.Operation, b.Operation) })
 	m := changelog.NewMigration(from, to, all)
 	m.Select = cfg.Versioning.Select.Request(to)
 	return m, nil

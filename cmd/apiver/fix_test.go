@@ -17,6 +17,7 @@ import (
 	"github.com/apiver/apiver/internal/corpus"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
@@ -133,12 +134,12 @@ func assertFixed(t *testing.T, flags []string, base, revision string) {
 		t.Fatal(err)
 	}
 	baseVersions := map[string]bool{}
-	for _, op := range specs.Operations(snaps[base].Doc, product) {
+	for _, op := range versions.Operations(snaps[base].Doc, product) {
 		for _, v := range op.Versions {
 			baseVersions[op.Key()+" "+v.Name] = true
 		}
 	}
-	fixedOps := specs.Operations(snaps[fixed].Doc, product)
+	fixedOps := versions.Operations(snaps[fixed].Doc, product)
 	stdout.Reset()
 	diffFlags := slices.Clone(flags)
 	if i := slices.Index(diffFlags, "--exemptions"); i >= 0 {
@@ -150,7 +151,7 @@ func assertFixed(t *testing.T, flags []string, base, revision string) {
 		t.Fatalf("diff: %v: %s", err, stderr.String())
 	}
 	for _, c := range changes.Changes {
-		i := slices.IndexFunc(fixedOps, func(o *specs.Operation) bool { return o.Name() == c.Operation })
+		i := slices.IndexFunc(fixedOps, func(o *versions.Operation) bool { return o.Name() == c.Operation })
 		if c.Level != diff.Error || c.Version == "" || i < 0 || !baseVersions[fixedOps[i].Key()+" "+c.Version] || exempted[[3]string{c.Operation, c.Version, c.ID}] {
 			continue
 		}
@@ -160,8 +161,8 @@ func assertFixed(t *testing.T, flags []string, base, revision string) {
 	revTree, fixedTree := decodeTree(t, revision), decodeTree(t, fixed)
 	split := splitNames(revTree, fixedTree)
 	added := 0
-	for _, revOp := range specs.Operations(snaps[revision].Doc, product) {
-		i := slices.IndexFunc(fixedOps, func(o *specs.Operation) bool { return o.Key() == revOp.Key() })
+	for _, revOp := range versions.Operations(snaps[revision].Doc, product) {
+		i := slices.IndexFunc(fixedOps, func(o *versions.Operation) bool { return o.Key() == revOp.Key() })
 		if i < 0 || len(revOp.Versions) == 0 {
 			continue
 		}
@@ -237,7 +238,7 @@ func splitNames(rev, fixed map[string]any) map[string]string {
 // versionView is an operation's view of one version as the files write it:
 // parameters, the request body and responses with only that version's media
 // types (named without the version) and the unversioned ones.
-func versionView(tree map[string]any, op *specs.Operation, product, version string) map[string]any {
+func versionView(tree map[string]any, op *versions.Operation, product, version string) map[string]any {
 	item, _ := get(tree, "paths", op.Path).(map[string]any)
 	var raw map[string]any
 	for k, v := range item {
@@ -256,7 +257,7 @@ func versionView(tree map[string]any, op *specs.Operation, product, version stri
 		}
 		kept := map[string]any{}
 		for name, v := range content {
-			mt, ok, err := specs.ParseMediaType(name)
+			mt, ok, err := versions.ParseMediaType(name)
 			switch {
 			case err != nil:
 			case !ok || mt.Product != product:

@@ -1,8 +1,8 @@
-package specs_test
+package versions_test
 
 import (
-	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,96 +10,10 @@ import (
 	"testing"
 
 	"cloud.google.com/go/civil"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestDetectProduct(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		// docs are the snapshots' media types, one list per snapshot.
-		docs        [][]string
-		want        string
-		wantErrFile []int // indexes of the snapshots the error may name; nil: no error
-	}{
-		{name: "one product", docs: [][]string{{"application/vnd.example.2024-01-01+json", "application/json"}}, want: "example"},
-		{
-			name: "one product in two snapshots",
-			docs: [][]string{
-				{"application/vnd.example.2024-01-01+json"},
-				{"application/vnd.example.2024-01-01+csv", "application/vnd.example.preview+json", "application/vnd.example.2024-09-01.upcoming+json"},
-			},
-			want: "example",
-		},
-		{name: "only an impossible date", docs: [][]string{{"application/vnd.example.2024-02-30+json"}}, want: "example"},
-		{name: "only pre-release", docs: [][]string{{"application/vnd.example.preview+json"}}, want: "example"},
-		{name: "none", docs: [][]string{{"application/json"}, {"text/plain"}}, want: ""},
-		{name: "unversioned vendor type", docs: [][]string{{"application/vnd.example+json"}}, want: ""},
-		{name: "no operations", docs: [][]string{nil}, want: ""},
-		{
-			name:        "two products in one snapshot",
-			docs:        [][]string{{"application/vnd.example.2024-01-01+json", "application/vnd.other.2024-01-01+json"}},
-			wantErrFile: []int{0},
-		},
-		{
-			name:        "two products in two snapshots",
-			docs:        [][]string{{"application/vnd.example.2024-01-01+json"}, {"application/vnd.other.2024-01-01+json"}},
-			wantErrFile: []int{1},
-		},
-		{
-			name:        "second product in the third snapshot",
-			docs:        [][]string{{"application/vnd.example.2024-01-01+json"}, {"application/vnd.example.2024-06-01+json"}, {"application/vnd.zeta.preview+json"}},
-			wantErrFile: []int{2},
-		},
-		{
-			name:        "second product sorts first",
-			docs:        [][]string{{"application/vnd.zeta.2024-01-01+json"}, {"application/vnd.alpha.2024-01-01+json"}},
-			wantErrFile: []int{0, 1},
-		},
-		{
-			name:        "second product only as an impossible date",
-			docs:        [][]string{{"application/vnd.example.2024-01-01+json"}, {"application/vnd.other.2024-02-30+json"}},
-			wantErrFile: []int{1},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var snaps []*specs.Snapshot
-			for i, mts := range tt.docs {
-				path := fmt.Sprintf("snap%d-2024-0%d-01.yaml", i, i+1)
-				data := minimalDoc
-				if len(mts) > 0 {
-					data = docWithContent(mts...)
-				}
-				snaps = append(snaps, &specs.Snapshot{Path: path, Doc: parseDoc(t, path, data)})
-			}
-			got, err := specs.DetectProduct(snaps...)
-			if tt.wantErrFile == nil {
-				if err != nil {
-					t.Fatalf("DetectProduct: %v", err)
-				}
-				if got != tt.want {
-					t.Errorf("DetectProduct = %q, want %q", got, tt.want)
-				}
-				return
-			}
-			if got != "" {
-				t.Errorf("DetectProduct = %q with an error, want \"\"", got)
-			}
-			se := specError(t, err)
-			var allowed []string
-			for _, i := range tt.wantErrFile {
-				allowed = append(allowed, snaps[i].Path)
-			}
-			if !slices.Contains(allowed, se.File) {
-				t.Errorf("Error.File = %q, want one of %q", se.File, allowed)
-			}
-		})
-	}
-}
 
 func TestOperationsSorted(t *testing.T) {
 	t.Parallel()
@@ -128,7 +42,7 @@ paths:
       responses: {'204': {description: ok}}
 `
 	var got []string
-	for _, op := range specs.Operations(parseDoc(t, "api.yaml", doc), "example") {
+	for _, op := range versions.Operations(parseDoc(t, "api.yaml", doc), "example") {
 		got = append(got, op.Name())
 	}
 	want := []string{"GET /", "DELETE /a", "GET /a", "POST /a", "GET /a/{id}", "PATCH /a/{id}", "GET /b"}
@@ -180,7 +94,7 @@ type versionSummary struct {
 	View       *viewSummary
 }
 
-func summarizeVersions(vs []specs.Version) []versionSummary {
+func summarizeVersions(vs []versions.Version) []versionSummary {
 	var out []versionSummary
 	for _, v := range vs {
 		out = append(out, versionSummary{Name: v.Name, Date: v.Date, PreRelease: v.PreRelease, View: summarizeView(v.View)})
@@ -193,13 +107,13 @@ type opSummary struct {
 	Versioned  bool
 	Versions   []versionSummary
 	PreRelease []versionSummary
-	Invalid    []specs.InvalidVersionError
+	Invalid    []versions.InvalidVersionError
 	// Unversioned reports that the operation has an unversioned view; the
 	// view itself is checked by TestOperationsUnversionedView.
 	Unversioned bool
 }
 
-func summarizeOp(op *specs.Operation) opSummary {
+func summarizeOp(op *versions.Operation) opSummary {
 	s := opSummary{
 		Name:        op.Name(),
 		Versioned:   op.Versioned(),
@@ -213,7 +127,7 @@ func summarizeOp(op *specs.Operation) opSummary {
 	return s
 }
 
-func opByName(t *testing.T, ops []*specs.Operation, name string) *specs.Operation {
+func opByName(t *testing.T, ops []*versions.Operation, name string) *versions.Operation {
 	t.Helper()
 	for _, op := range ops {
 		if op.Name() == name {
@@ -224,13 +138,28 @@ func opByName(t *testing.T, ops []*specs.Operation, name string) *specs.Operatio
 	return nil
 }
 
-func loadOpsFixture(t *testing.T) (*specs.Snapshot, []*specs.Operation) {
+// parseDoc parses an OpenAPI document that must be valid, keeping each
+// node's origin (its line) as specs.Parse does.
+func parseDoc(t *testing.T, path, data string) *openapi3.T {
 	t.Helper()
-	snap, err := specs.Load(filepath.Join("testdata", "ops", "example-2024-06-01.yaml"), specs.LoadOptions{})
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	doc, err := loader.LoadFromDataWithPath([]byte(data), &url.URL{Path: path})
 	if err != nil {
-		t.Fatalf("Load: %v", err)
+		t.Fatalf("parse %s: %v", path, err)
 	}
-	return snap, specs.Operations(snap.Doc, "example")
+	return doc
+}
+
+func loadOpsFixture(t *testing.T) (*openapi3.T, []*versions.Operation) {
+	t.Helper()
+	path := filepath.Join("testdata", "ops", "example-2024-06-01.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseDoc(t, path, string(data))
+	return doc, versions.Operations(doc, "example")
 }
 
 func TestOperationsViews(t *testing.T) {
@@ -269,7 +198,7 @@ func TestOperationsViews(t *testing.T) {
 					View: &viewSummary{Params: getParams, Body: "-", Responses: []string{"200: " + vjson}},
 				},
 			},
-			Invalid: []specs.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
+			Invalid: []versions.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
 		},
 		{
 			Name:      "POST /orgs/{orgId}/users",
@@ -308,9 +237,9 @@ func TestOperationsViews(t *testing.T) {
 // the normalized name, and leaves the operation as written untouched.
 func TestOperationsViewSchemas(t *testing.T) {
 	t.Parallel()
-	snap, ops := loadOpsFixture(t)
+	doc, ops := loadOpsFixture(t)
 	post := opByName(t, ops, "POST /orgs/{orgId}/users")
-	schemas := snap.Doc.Components.Schemas
+	schemas := doc.Components.Schemas
 	tests := []struct {
 		version string
 		want    *openapi3.Schema
@@ -475,7 +404,7 @@ paths:
 			want: opSummary{
 				Name:      "GET /items",
 				Versioned: true,
-				Invalid:   []specs.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
+				Invalid:   []versions.InvalidVersionError{{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"}},
 			},
 		},
 		{
@@ -513,7 +442,7 @@ paths:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ops := specs.Operations(parseDoc(t, "api.yaml", tt.doc), tt.product)
+			ops := versions.Operations(parseDoc(t, "api.yaml", tt.doc), tt.product)
 			if len(ops) != 1 {
 				t.Fatalf("got %d operations, want 1", len(ops))
 			}
@@ -545,7 +474,7 @@ func TestOperationsParameterOverride(t *testing.T) {
 func TestOperationKey(t *testing.T) {
 	t.Parallel()
 	key := func(method, path string) string {
-		return (&specs.Operation{Method: method, Path: path}).Key()
+		return (&versions.Operation{Method: method, Path: path}).Key()
 	}
 	tests := []struct {
 		name       string
@@ -569,7 +498,7 @@ func TestOperationKey(t *testing.T) {
 		})
 	}
 	// Name keeps the parameter names.
-	op := &specs.Operation{Method: "GET", Path: "/orgs/{orgId}"}
+	op := &versions.Operation{Method: "GET", Path: "/orgs/{orgId}"}
 	if got := op.Name(); got != "GET /orgs/{orgId}" {
 		t.Errorf("Name() = %q", got)
 	}
@@ -665,7 +594,7 @@ paths:
 // The parts of an unversioned view that do not depend on media type names.
 func TestOperationsUnversionedViewShape(t *testing.T) {
 	t.Parallel()
-	ops := specs.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
+	ops := versions.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
 	if len(ops) != 1 || ops[0].Unversioned == nil {
 		t.Fatalf("want one unversioned operation, got %v", ops)
 	}
@@ -694,10 +623,10 @@ func TestOperationsUnversionedViewShape(t *testing.T) {
 func TestOperationsUnversionedView(t *testing.T) {
 	t.Parallel()
 	_, fixtureOps := loadOpsFixture(t)
-	inlineOps := specs.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
+	inlineOps := versions.Operations(parseDoc(t, "api.yaml", unversionedDoc), "example")
 	tests := []struct {
 		name string
-		op   *specs.Operation
+		op   *versions.Operation
 		want *viewSummary
 	}{
 		{

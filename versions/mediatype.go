@@ -1,4 +1,4 @@
-package specs
+package versions
 
 import (
 	"fmt"

@@ -1,11 +1,11 @@
-package specs
+package versions
 
 import (
 	"regexp"
 	"testing"
 )
 
-// parameterName is the regexp pathTemplate replaced: it must read every
+// parameterName is the regexp PathTemplate replaced: it must read every
 // path as this did.
 var parameterName = regexp.MustCompile(`\{[^}]*\}`)
 
@@ -17,8 +17,8 @@ func FuzzPathTemplate(f *testing.F) {
 		f.Add(path)
 	}
 	f.Fuzz(func(t *testing.T, path string) {
-		if got, want := pathTemplate(path), parameterName.ReplaceAllString(path, "{}"); got != want {
-			t.Errorf("pathTemplate(%q) = %q, want %q", path, got, want)
+		if got, want := PathTemplate(path), parameterName.ReplaceAllString(path, "{}"); got != want {
+			t.Errorf("PathTemplate(%q) = %q, want %q", path, got, want)
 		}
 	})
 }

@@ -1,9 +1,14 @@
-package specs
+// Package versions is apiver's version model: the vendor media types that
+// name a resource version (application/vnd.<product>.<yyyy-mm-dd>+json),
+// the operations of a document and the versions they carry, stability
+// levels, sunset dates, and the versions and dates that file names carry.
+// It reads parsed documents and names; reading and loading them is package
+// specs's.
+package versions
 
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -73,7 +78,7 @@ func (o *Operation) Unstable() bool {
 // Level is the operation's declared level, else its document's; "" when
 // neither declares one.
 func (o *Operation) Level() string {
-	return cmp.Or(stabilityOf(o.Op.Extensions), o.docLevel)
+	return cmp.Or(StabilityOf(o.Op.Extensions), o.docLevel)
 }
 
 // Name is "METHOD /path", the way findings name an operation; a webhook's
@@ -92,7 +97,7 @@ func (o *Operation) Key() string {
 	if o.Via != nil {
 		return o.Via.Key() + " callback " + o.Callback + " " + o.Path + " " + o.Method
 	}
-	return o.Method + " " + pathTemplate(o.Path)
+	return o.Method + " " + PathTemplate(o.Path)
 }
 
 // WebhookPrefix starts the path of a webhook's operation name.
@@ -119,10 +124,10 @@ func DirectionOf(name string) Direction {
 	return Inbound
 }
 
-// pathTemplate is path with every parameter's name left out: "{id}" and
+// PathTemplate is path with every parameter's name left out: "{id}" and
 // "{orgId}" are both "{}". A "{" with no "}" after it stays as written.
 // (The policy pairs operations by Key many times a check: no regexp.)
-func pathTemplate(path string) string {
+func PathTemplate(path string) string {
 	if strings.IndexByte(path, '{') < 0 {
 		return path
 	}
@@ -237,85 +242,12 @@ func (o *Operation) VersionFile(version string) (file, ref string, ok bool) {
 	return "", "", false
 }
 
-// DetectProduct finds the <product> of the vendor media types in the
-// documents. It is an error for them to name two products. An empty result
-// means no document carries a version.
-func DetectProduct(snapshots ...*Snapshot) (string, error) {
-	first := map[string]string{} // product -> file that names it first
-	var products []string
-	for _, s := range snapshots {
-		eachMediaType(s.Doc, func(name string) {
-			mt, ok, err := ParseMediaType(name)
-			var invalid *InvalidVersionError
-			if errors.As(err, &invalid) {
-				mt, ok = productOfInvalid(name), true
-			}
-			if !ok {
-				return
-			}
-			if _, seen := first[mt.Product]; !seen {
-				first[mt.Product] = s.Path
-				products = append(products, mt.Product)
-			}
-		})
-	}
-	switch len(products) {
-	case 0:
-		return "", nil
-	case 1:
-		return products[0], nil
-	}
-	slices.Sort(products)
-	return "", &Error{File: first[products[1]], Msg: fmt.Sprintf("media types of two products (%s): set `product` in the config to choose one", strings.Join(products, ", "))}
-}
-
-func productOfInvalid(name string) MediaType {
+// ProductOfInvalid is the product a vendor media type names whose version
+// is not a real date (an *InvalidVersionError): its Product only.
+func ProductOfInvalid(name string) MediaType {
 	sub := strings.TrimPrefix(name, "application/vnd.")
 	product, _, _ := strings.Cut(sub, ".")
 	return MediaType{Product: product}
-}
-
-func eachMediaType(doc *openapi3.T, fn func(string)) {
-	visit := func(op *openapi3.Operation) {
-		if op.RequestBody != nil && op.RequestBody.Value != nil {
-			for name := range op.RequestBody.Value.Content {
-				fn(name)
-			}
-		}
-		if op.Responses == nil {
-			return
-		}
-		for _, resp := range op.Responses.Map() {
-			if resp.Value != nil {
-				for name := range resp.Value.Content {
-					fn(name)
-				}
-			}
-		}
-	}
-	var items []*openapi3.PathItem
-	for _, item := range doc.Paths.Map() {
-		items = append(items, item)
-	}
-	for _, item := range doc.Webhooks {
-		items = append(items, item)
-	}
-	for len(items) > 0 {
-		item := items[len(items)-1]
-		items = items[:len(items)-1]
-		if item == nil {
-			continue
-		}
-		for _, op := range item.Operations() {
-			visit(op)
-			// A callback's operations are versioned as any other.
-			for _, cb := range op.Callbacks {
-				if cb != nil && cb.Value != nil {
-					items = append(items, slices.Collect(maps.Values(cb.Value.Map()))...)
-				}
-			}
-		}
-	}
 }
 
 // Operations lists the operations of a snapshot, sorted by path and method,
@@ -323,7 +255,7 @@ func eachMediaType(doc *openapi3.T, fn func(string)) {
 // by its callbacks', then the webhooks'.
 func Operations(doc *openapi3.T, product string) []*Operation {
 	var ops []*Operation
-	docLevel := stabilityOf(doc.Extensions)
+	docLevel := StabilityOf(doc.Extensions)
 	each := func(item *openapi3.PathItem, fn func(method string, op *openapi3.Operation)) {
 		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
 			fn(method, item.GetOperation(method))
@@ -368,16 +300,16 @@ func Operations(doc *openapi3.T, product string) []*Operation {
 
 func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, product, docLevel string) *Operation {
 	o := &Operation{Method: method, Path: path, Op: op, Item: item, docLevel: docLevel}
-	versions := map[string]MediaType{}
+	byName := map[string]MediaType{}
 	invalid := map[string]*InvalidVersionError{}
 	visit := func(name string) {
 		mt, ok, err := ParseMediaType(name)
 		var bad *InvalidVersionError
-		if errors.As(err, &bad) && productOfInvalid(name).Product == product {
+		if errors.As(err, &bad) && ProductOfInvalid(name).Product == product {
 			invalid[name] = bad
 		}
 		if ok && mt.Product == product {
-			versions[mt.Version] = mt
+			byName[mt.Version] = mt
 		}
 	}
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
@@ -397,12 +329,12 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	for _, name := range slices.Sorted(maps.Keys(invalid)) {
 		o.Invalid = append(o.Invalid, invalid[name])
 	}
-	if len(versions) == 0 && len(invalid) == 0 {
+	if len(byName) == 0 && len(invalid) == 0 {
 		o.Unversioned = view(item, op, func(name string) (string, bool) { return name, true })
 		return o
 	}
-	for _, name := range slices.Sorted(maps.Keys(versions)) {
-		mt := versions[name]
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		mt := byName[name]
 		level := versionStability(op, product, name, docLevel)
 		v := Version{Name: name, PreRelease: mt.PreRelease || Unstable(level)}
 		if Unstable(level) {
@@ -565,19 +497,19 @@ func (o *Operation) Sunset(version string) civil.Date {
 		// The document's, the operation's or a media type's there.
 		found = d.Sunset
 		for _, ext := range append([]map[string]any{v.View.Extensions}, mediaTypeExtensions(v.View)...) {
-			if s := sunsetOf(ext); s.After(found) {
+			if s := SunsetOf(ext); s.After(found) {
 				found = s
 			}
 		}
 		return found
 	}
 	o.eachMediaTypeOf(version, func(mt *openapi3.MediaType) {
-		if d := sunsetOf(mt.Extensions); d.After(found) {
+		if d := SunsetOf(mt.Extensions); d.After(found) {
 			found = d
 		}
 	})
 	if found.IsZero() && len(o.Versions)+len(o.PreRelease) <= 1 {
-		found = sunsetOf(o.Op.Extensions)
+		found = SunsetOf(o.Op.Extensions)
 	}
 	return found
 }
@@ -661,9 +593,9 @@ func (o *Operation) eachMediaTypeOf(version string, fn func(*openapi3.MediaType)
 	}
 }
 
-// sunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 date-time;
+// SunsetOf reads x-sunset as a date (YYYY-MM-DD or an RFC 3339 date-time;
 // loading refuses anything else).
-func sunsetOf(extensions map[string]any) civil.Date {
+func SunsetOf(extensions map[string]any) civil.Date {
 	s, ok := extensions["x-sunset"].(string)
 	if !ok {
 		return civil.Date{}

@@ -1,11 +1,11 @@
-package specs_test
+package versions_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,95 +14,95 @@ func TestParseMediaType(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		want    specs.MediaType
+		want    versions.MediaType
 		wantOK  bool
-		wantBad *specs.InvalidVersionError // non-nil: want this *InvalidVersionError
+		wantBad *versions.InvalidVersionError // non-nil: want this *InvalidVersionError
 	}{
 		{
 			name:   "dated json",
 			in:     "application/vnd.example.2023-02-01+json",
-			want:   specs.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
+			want:   versions.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:   "dated csv",
 			in:     "application/vnd.example.2024-08-05+csv",
-			want:   specs.MediaType{Product: "example", Version: "2024-08-05", Suffix: "csv"},
+			want:   versions.MediaType{Product: "example", Version: "2024-08-05", Suffix: "csv"},
 			wantOK: true,
 		},
 		{
 			name:   "dated gzip",
 			in:     "application/vnd.example.2024-08-05+gzip",
-			want:   specs.MediaType{Product: "example", Version: "2024-08-05", Suffix: "gzip"},
+			want:   versions.MediaType{Product: "example", Version: "2024-08-05", Suffix: "gzip"},
 			wantOK: true,
 		},
 		{
 			name:   "dated without suffix",
 			in:     "application/vnd.example.2024-08-05",
-			want:   specs.MediaType{Product: "example", Version: "2024-08-05"},
+			want:   versions.MediaType{Product: "example", Version: "2024-08-05"},
 			wantOK: true,
 		},
 		{
 			name:   "charset parameter",
 			in:     "application/vnd.example.2023-02-01+json; charset=utf-8",
-			want:   specs.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
+			want:   versions.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:   "several parameters",
 			in:     "application/vnd.example.2023-02-01+json;charset=utf-8; q=0.9",
-			want:   specs.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
+			want:   versions.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:   "upper case is case-insensitive",
 			in:     "Application/VND.Example.2023-02-01+JSON",
-			want:   specs.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
+			want:   versions.MediaType{Product: "example", Version: "2023-02-01", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:   "product with digits and hyphen",
 			in:     "application/vnd.my-api2.2023-02-01+json",
-			want:   specs.MediaType{Product: "my-api2", Version: "2023-02-01", Suffix: "json"},
+			want:   versions.MediaType{Product: "my-api2", Version: "2023-02-01", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:   "preview",
 			in:     "application/vnd.example.preview+json",
-			want:   specs.MediaType{Product: "example", Version: "preview", Suffix: "json", PreRelease: true},
+			want:   versions.MediaType{Product: "example", Version: "preview", Suffix: "json", PreRelease: true},
 			wantOK: true,
 		},
 		{
 			name:   "upcoming",
 			in:     "application/vnd.example.2024-09-01.upcoming+json",
-			want:   specs.MediaType{Product: "example", Version: "2024-09-01.upcoming", Suffix: "json", PreRelease: true},
+			want:   versions.MediaType{Product: "example", Version: "2024-09-01.upcoming", Suffix: "json", PreRelease: true},
 			wantOK: true,
 		},
 		{
 			name:   "leap day",
 			in:     "application/vnd.example.2024-02-29+json",
-			want:   specs.MediaType{Product: "example", Version: "2024-02-29", Suffix: "json"},
+			want:   versions.MediaType{Product: "example", Version: "2024-02-29", Suffix: "json"},
 			wantOK: true,
 		},
 		{
 			name:    "impossible day",
 			in:      "application/vnd.example.2024-02-30+json",
-			wantBad: &specs.InvalidVersionError{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"},
+			wantBad: &versions.InvalidVersionError{MediaType: "application/vnd.example.2024-02-30+json", Version: "2024-02-30"},
 		},
 		{
 			name:    "no leap day in 2023",
 			in:      "application/vnd.example.2023-02-29+json",
-			wantBad: &specs.InvalidVersionError{MediaType: "application/vnd.example.2023-02-29+json", Version: "2023-02-29"},
+			wantBad: &versions.InvalidVersionError{MediaType: "application/vnd.example.2023-02-29+json", Version: "2023-02-29"},
 		},
 		{
 			name:    "impossible month",
 			in:      "application/vnd.example.2024-13-01+csv",
-			wantBad: &specs.InvalidVersionError{MediaType: "application/vnd.example.2024-13-01+csv", Version: "2024-13-01"},
+			wantBad: &versions.InvalidVersionError{MediaType: "application/vnd.example.2024-13-01+csv", Version: "2024-13-01"},
 		},
 		{
 			name:    "impossible upcoming",
 			in:      "application/vnd.example.2024-02-30.upcoming+json",
-			wantBad: &specs.InvalidVersionError{MediaType: "application/vnd.example.2024-02-30.upcoming+json", Version: "2024-02-30"},
+			wantBad: &versions.InvalidVersionError{MediaType: "application/vnd.example.2024-02-30.upcoming+json", Version: "2024-02-30"},
 		},
 		{name: "application/json", in: "application/json"},
 		{name: "application/json with charset", in: "application/json; charset=utf-8"},
@@ -121,9 +121,9 @@ func TestParseMediaType(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok, err := specs.ParseMediaType(tt.in)
+			got, ok, err := versions.ParseMediaType(tt.in)
 			if tt.wantBad != nil {
-				var bad *specs.InvalidVersionError
+				var bad *versions.InvalidVersionError
 				if !errors.As(err, &bad) {
 					t.Fatalf("ParseMediaType(%q) error = %v, want a *InvalidVersionError", tt.in, err)
 				}
@@ -165,7 +165,7 @@ func TestMediaTypeNormalized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			mt, ok, err := specs.ParseMediaType(tt.in)
+			mt, ok, err := versions.ParseMediaType(tt.in)
 			if err != nil || !ok {
 				t.Fatalf("ParseMediaType(%q) = ok %v, err %v; want a version", tt.in, ok, err)
 			}
@@ -178,7 +178,7 @@ func TestMediaTypeNormalized(t *testing.T) {
 
 func TestInvalidVersionErrorIsOneLine(t *testing.T) {
 	t.Parallel()
-	_, _, err := specs.ParseMediaType("application/vnd.example.2024-02-30+json")
+	_, _, err := versions.ParseMediaType("application/vnd.example.2024-02-30+json")
 	if err == nil {
 		t.Fatal("want an error")
 	}
