@@ -415,45 +415,19 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if err != nil {
 				return err
 			}
-			if documents, err := pipeline.ByDocument(cfg, args[0]); err != nil || documents {
-				if err != nil {
-					return err
-				}
-				if legacyPath != "" {
-					return fmt.Errorf("%s: --legacy compares a legacy snapshot with media-type versions; for version documents use --from", args[0])
-				}
-				m, err := documentMigration(cfg, args[0], from, to, filter)
-				if err != nil {
-					return err
-				}
-				return changelog.RenderMigration(cmd.OutOrStdout(), format, m)
-			}
-			var snapshots []*specs.Snapshot
-			if legacyPath == "" {
-				s, err := specs.Load(args[0], specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter, Layout: cfg.Layout()})
-				if err != nil {
-					return err
-				}
-				snapshots = []*specs.Snapshot{s}
-			} else {
-				opts := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: filter, Layout: cfg.Layout()}
-				legacy, s, err := specs.LoadPair(legacyPath, args[0], opts, opts)
-				if err != nil {
-					return err
-				}
-				snapshots = []*specs.Snapshot{legacy, s}
-			}
-			product, err := cfg.ResolveProduct(snapshots...)
-			if err != nil {
-				return err
-			}
-			opts := diff.Options{Product: product, Levels: cfg.ChangeLevels()}
+			opts := pipeline.Options{Config: cfg, Paths: filter}
 			var res *diff.Result
 			if legacyPath == "" {
-				res, err = diff.CompareVersions(snapshots[0], from, to, opts)
+				res, err = pipeline.Migration(args[0], from, to, opts)
 			} else {
+				if documents, err := pipeline.ByDocument(cfg, args[0]); err != nil || documents {
+					if err != nil {
+						return err
+					}
+					return fmt.Errorf("%s: --legacy compares a legacy snapshot with media-type versions; for version documents use --from", args[0])
+				}
 				from = "the legacy API (" + oldPrefix + ")"
-				res, err = diff.CompareLegacy(snapshots[0], snapshots[1], oldPrefix, newPrefix, to, opts)
+				res, err = pipeline.LegacyMigration(legacyPath, args[0], oldPrefix, newPrefix, to, opts)
 			}
 			if err != nil {
 				return err

@@ -11,65 +11,12 @@ import (
 	"time"
 
 	"cloud.google.com/go/civil"
-	"github.com/apiver/apiver/changelog"
-	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/internal/atomicfile"
 	"github.com/apiver/apiver/internal/escape"
 	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/pipeline"
-	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
-	"github.com/apiver/apiver/versions"
 )
-
-// documentMigration is the migration guide between two version documents
-// of a set; in a resource tree, between the documents of each resource
-// that serve the two versions (specs.DocumentSet.Serving).
-func documentMigration(cfg policy.Config, path, from, to string, paths specs.PathFilter) (changelog.Migration, error) {
-	set, err := specs.ReadDocumentSet(path, specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Paths: paths, Layout: cfg.Layout()})
-	if err != nil {
-		return changelog.Migration{}, err
-	}
-	for _, v := range []string{from, to} {
-		if set.Document(v) == nil {
-			var have []string
-			for _, d := range set.Documents {
-				have = append(have, d.Version)
-			}
-			return changelog.Migration{}, fmt.Errorf("%s: no version document %s (it has %s)", path, v, strings.Join(slices.Compact(slices.Sorted(slices.Values(have))), ", "))
-		}
-	}
-	resources := []string{""}
-	if set.ByResource {
-		resources = nil
-		for _, d := range set.Documents {
-			if !slices.Contains(resources, d.Resource) {
-				resources = append(resources, d.Resource)
-			}
-		}
-		slices.Sort(resources)
-	}
-	all := &diff.Result{ByDocument: true}
-	for _, resource := range resources {
-		docs := [2]*specs.VersionDocument{set.Serving(resource, from), set.Serving(resource, to)}
-		if docs[0] == nil || docs[1] == nil || docs[0] == docs[1] {
-			continue
-		}
-		if docs[0].Snapshot, docs[1].Snapshot, err = specs.LoadReducedPair(docs[0].Source, docs[1].Source, specs.PairOptions{Full: specs.FullPipelineFromEnv()}); err != nil {
-			return changelog.Migration{}, err
-		}
-		res, err := diff.CompareDocumentVersions(docs[0], docs[1], diff.Options{Levels: cfg.ChangeLevels()})
-		if err != nil {
-			return changelog.Migration{}, err
-		}
-		all.Pairs = append(all.Pairs, res.Pairs...)
-	}
-	slices.SortStableFunc(all.Pairs, func(a, b *diff.Pair) int { return versions.CompareOperationNames(a.Operation, b.Operation) })
-	m := changelog.NewMigration(from, to, all)
-	m.Select = cfg.Versioning.Select.Request(to)
-	return m, nil
-}
 
 // fixDocuments fixes a revision set of version documents (fix.Documents)
 // and checks the result: the documents restored and the new one are
