@@ -2,11 +2,8 @@ package changelog
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
@@ -15,68 +12,6 @@ import (
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 )
-
-// ListSnapshots finds the dated snapshots of a folder (the first YYYY-MM-DD
-// in each file name), oldest first. Two snapshots of one date, or none at
-// all, are input errors.
-func ListSnapshots(dir string) ([]string, error) {
-	return listDated(dir, "no dated snapshot (a .yaml, .yml or .json file with YYYY-MM-DD in its name)", func(e specs.FolderEntry) bool {
-		ext := strings.ToLower(filepath.Ext(e.Name))
-		return !e.Dir && (ext == ".yaml" || ext == ".yml" || ext == ".json")
-	})
-}
-
-// noneError is the error of a folder that holds nothing dated.
-type noneError struct{ msg string }
-
-func (e *noneError) Error() string { return e.msg }
-
-// HoldsNone reports whether err is ListSnapshots' or
-// ListDocumentSnapshots' error for a folder that holds nothing dated, as
-// opposed to one whose dated entries are wrong.
-func HoldsNone(err error) bool {
-	_, ok := errors.AsType[*noneError](err)
-	return ok
-}
-
-// listDated lists the entries of dir that keep takes and whose names hold
-// a date, oldest first; none is the error when there are none. Links count
-// as what they lead to (specs.ListFolder): a snapshot that is a link out
-// of dir is refused, as in a folder of version documents.
-func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, error) {
-	entries, err := specs.ListFolder(dir)
-	if err != nil {
-		return nil, err
-	}
-	byDate := map[string]string{}
-	var dates []string
-	for _, e := range entries {
-		if !keep(e) {
-			continue
-		}
-		date, found, err := versions.DateFromName(e.Name)
-		if !found || err != nil {
-			continue
-		}
-		if e.Refused != nil {
-			return nil, e.Refused
-		}
-		if other, dup := byDate[date.String()]; dup {
-			return nil, fmt.Errorf("%s: %s and %s have the same date %s", dir, other, e.Name, date)
-		}
-		byDate[date.String()] = e.Name
-		dates = append(dates, date.String())
-	}
-	if len(dates) == 0 {
-		return nil, &noneError{dir + ": " + none}
-	}
-	slices.Sort(dates)
-	paths := make([]string, len(dates))
-	for i, d := range dates {
-		paths[i] = filepath.Join(dir, byDate[d])
-	}
-	return paths, nil
-}
 
 // BuildOptions control a history build: how the snapshots are read and
 // loaded (pipeline.Series), and who is told what they publish.
@@ -87,19 +22,14 @@ type BuildOptions struct {
 	Detected func(policy.Detection)
 }
 
-// Build walks the snapshot files in date order and records, for each one
-// after the first, the release that leads to it (pipeline.Series). What
-// the snapshots publish, when the config does not say, is known only once
-// all are compared: the releases wait for it.
-func Build(paths []string, opts BuildOptions) (*History, error) {
-	return build(opts, func(each func(pipeline.Step) error) error { return pipeline.Series(paths, opts.Options, each) })
-}
-
-// build records the release of each step of a series.
-func build(opts BuildOptions, series func(each func(pipeline.Step) error) error) (*History, error) {
+// Build walks the snapshots of a history in date order and records, for
+// each one after the first, the release that leads to it (pipeline's
+// History.Series). What the snapshots publish, when the config does not
+// say, is known only once all are compared: the releases wait for it.
+func Build(h pipeline.History, opts BuildOptions) (*History, error) {
 	var releases []pendingRelease
 	var evidence policy.SnapshotEvidence
-	if err := series(func(s pipeline.Step) error {
+	if err := h.Series(opts.Options, func(s pipeline.Step) error {
 		evidence.AddPair(s.Result.Base, s.Result.Revision)
 		releases = append(releases, releaseOf(s.Base, s.Revision, s.Result, opts.Config))
 		return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/google/go-cmp/cmp"
@@ -55,5 +56,34 @@ func TestCompareFolderWithFile(t *testing.T) {
 	var usage *pipeline.UsageError
 	if !errors.As(err, &usage) {
 		t.Fatalf("a folder compared with a file: got %v, want a UsageError", err)
+	}
+}
+
+func TestReadHistory(t *testing.T) {
+	cfg := policy.DefaultConfig()
+	h, err := pipeline.ReadHistory(cfg, []string{seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(seed, "example-*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(pipeline.History{Paths: files}, h); diff != "" {
+		t.Errorf("a folder of dated snapshot files (-want +got):\n%s", diff)
+	}
+	named := []string{files[0], files[1] + "@2023-02-02"}
+	h, err = pipeline.ReadHistory(cfg, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pipeline.History{Paths: files[:2], Dates: []civil.Date{{}, {Year: 2023, Month: 2, Day: 2}}}
+	if diff := cmp.Diff(want, h); diff != "" {
+		t.Errorf("snapshots named one by one (-want +got):\n%s", diff)
+	}
+	_, err = pipeline.ReadHistory(cfg, []string{files[0] + "@2023-13-01"})
+	var usage *pipeline.UsageError
+	if !errors.As(err, &usage) {
+		t.Errorf("a date that is not one: got %v, want a UsageError", err)
 	}
 }

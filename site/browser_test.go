@@ -187,13 +187,13 @@ func TestBrowser(t *testing.T) {
 // most 10 screens (measured: 5.6).
 func TestBrowserRealIndexHeight(t *testing.T) {
 	snapshots := corpus.Unpack(t)
-	paths, err := changelog.ListSnapshots(snapshots)
+	cfg := policy.DefaultConfig()
+	cfg.Product, cfg.Snapshot = "atlas", policy.LatestVersion
+	history, err := pipeline.ReadHistory(cfg, []string{snapshots})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := policy.DefaultConfig()
-	cfg.Product, cfg.Snapshot = "atlas", policy.LatestVersion
-	h, err := changelog.Build(paths, changelog.BuildOptions{Options: pipeline.Options{Config: cfg}})
+	h, err := changelog.Build(history, changelog.BuildOptions{Options: pipeline.Options{Config: cfg}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
-
-	"cloud.google.com/go/civil"
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/diff"
@@ -72,24 +69,12 @@ name). One snapshot is a history of one release: it is read and checked as any o
 			if err != nil {
 				return err
 			}
-			var paths []string
-			var documents bool
-			var dates []civil.Date
-			folder := false
-			if len(args) == 1 && specs.IsFolder(args[0]) {
-				paths, documents, folder, err = listHistory(cfg, args[0])
-			} else {
-				// One file is a history of one snapshot: read and checked
-				// like any other.
-				if args, dates, err = datedSnapshots(args); err == nil {
-					paths, documents, err = namedHistory(cfg, args)
-				}
-			}
+			history, err := pipeline.ReadHistory(cfg, args)
 			if err != nil {
 				return err
 			}
-			if !documents {
-				budgetMemory(largestFile(paths) * int64(pipeline.SnapshotsHeld()))
+			if !history.Documents {
+				budgetMemory(largestFile(history.Paths) * int64(pipeline.SnapshotsHeld()))
 			}
 			filter, err := pathFilter.filter()
 			if err != nil {
@@ -97,21 +82,12 @@ name). One snapshot is a history of one release: it is read and checked as any o
 			}
 			opts := changelog.BuildOptions{Options: pipelineOptions(cfg, full, verbose, cmd.ErrOrStderr()),
 				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }}
-			opts.AllowRemoteRefs, opts.Paths, opts.Dates = allowRemote, filter, dates
-			if bar := progressBar(stderr, len(paths)); bar != nil && !folder {
+			opts.AllowRemoteRefs, opts.Paths = allowRemote, filter
+			if bar := progressBar(stderr, len(history.Paths)); bar != nil && history.Folder == "" {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
 			}
-			build := changelog.Build
-			switch {
-			case folder:
-				build = func([]string, changelog.BuildOptions) (*changelog.History, error) {
-					return changelog.BuildDocumentFolder(args[0], opts)
-				}
-			case documents:
-				build = changelog.BuildDocuments
-			}
-			h, err := build(paths, opts)
+			h, err := changelog.Build(history, opts)
 			if err != nil {
 				return err
 			}
@@ -137,99 +113,6 @@ name). One snapshot is a history of one release: it is read and checked as any o
 	pathFilter.register(cmd.Flags())
 	registerPipeline(cmd.Flags(), &full, &verbose)
 	return cmd
-}
-
-// listHistory lists the snapshots of a history folder, read as its content
-// says unless the config's versioning.by does: dated snapshot files whose
-// operations carry dated media types; dated folders of version documents,
-// each a snapshot; else the folder is one set of version documents, as
-// check reads it, and each date a document carries is a release (folder).
-func listHistory(cfg policy.Config, dir string) (paths []string, documents, folder bool, err error) {
-	if cfg.Layout() == specs.LayoutAuto {
-		paths, err = changelog.ListSnapshots(dir)
-		_, notOnDisk := os.Stat(dir) // REF:FOLDER is listed by reading it
-		switch {
-		case cfg.Versioning.By == policy.ByMediaType:
-			return paths, false, false, err
-		case err == nil && datedMediaTypes(paths[len(paths)-1], cfg.MaxSpecSize()):
-			return paths, false, false, nil
-		case err != nil && !changelog.HoldsNone(err) && notOnDisk == nil:
-			return nil, false, false, err // dated files that are wrong as snapshots
-		}
-	}
-	load := specs.LoadOptions{MaxSize: cfg.MaxSpecSize(), MaxNodes: cfg.MaxNodes(), Layout: cfg.Layout()}
-	// A snapshot folder refused as a link out of the folder (a *specs.Error
-	// naming it) is the answer whichever kind the folder holds.
-	folders, folderErr := changelog.ListDocumentSnapshots(dir)
-	if _, refused := errors.AsType[*specs.Error](folderErr); refused {
-		return nil, false, false, folderErr
-	}
-	if folderErr == nil {
-		if _, err := specs.ReadDocumentSet(folders[0], load); err == nil {
-			return folders, true, false, nil
-		}
-	}
-	if _, docErr := specs.ReadDocumentSet(dir, load); docErr != nil {
-		if err == nil {
-			err = docErr
-		}
-		return nil, false, false, err // neither: what a history folder holds
-	}
-	return nil, true, true, nil
-}
-
-// datedMedia is a vendor media type with a version date.
-var datedMedia = regexp.MustCompile(`application/vnd\.[A-Za-z0-9.-]+\.\d{4}-\d{2}-\d{2}`)
-
-// datedMediaTypes reports whether a snapshot file names dated vendor media
-// types: a snapshot of every version, not one version's document.
-func datedMediaTypes(path string, maxSize int64) bool {
-	data, err := sizelimit.ReadFile(path, maxSize)
-	return err != nil || datedMedia.Match(data) // unreadable: the build says why
-}
-
-// datedSnapshots reads the release dates given as SNAPSHOT@YYYY-MM-DD off
-// a history's snapshots: two commits of one day, or a file without a date
-// in its name, then make a history. An argument that names something as
-// written keeps its @.
-func datedSnapshots(args []string) (paths []string, dates []civil.Date, err error) {
-	paths, dates = make([]string, len(args)), make([]civil.Date, len(args))
-	for i, arg := range args {
-		paths[i] = arg
-		at := strings.LastIndex(arg, "@")
-		if at < 0 || specs.Exists(arg) {
-			continue
-		}
-		d, err := civil.ParseDate(arg[at+1:])
-		if err != nil {
-			return nil, nil, &usageError{fmt.Errorf("%s: want SNAPSHOT@YYYY-MM-DD, a real date after the @", arg)}
-		}
-		paths[i], dates[i] = arg[:at], d
-	}
-	return paths, dates, nil
-}
-
-// namedHistory is a history named snapshot by snapshot: files, or folders
-// of version documents (REF:PATH and REF:FOLDER too). The config's
-// versioning.by says which; unset, folders are version documents.
-func namedHistory(cfg policy.Config, args []string) (paths []string, documents bool, err error) {
-	folders := 0
-	for _, arg := range args {
-		if specs.IsFolder(arg) {
-			folders++
-		}
-	}
-	switch {
-	case cfg.Versioning.By == policy.ByDocument, cfg.Versioning.By == policy.ByResource:
-		return args, true, nil
-	case cfg.Versioning.By == policy.ByMediaType:
-		return args, false, nil
-	case folders == len(args):
-		return args, true, nil
-	case folders > 0:
-		return nil, false, fmt.Errorf("%s: the snapshots of a history are all files or all folders of version documents", strings.Join(args, ", "))
-	}
-	return args, false, nil
 }
 
 // progressBar shows load progress on stderr only when it is a terminal.
