@@ -27,12 +27,13 @@ func NewAnchorer(base, revision *Snapshot) *Anchorer {
 	return &Anchorer{base: base, revision: revision}
 }
 
-// text is what the anchor parses: the text kin-openapi read. A location of
+// Text is what the anchor parses: the text kin-openapi read, the file's
+// bytes or the reduced copy of them it loaded. A location of
 // a reduced document is in what both reduced texts kept (every changed
 // operation and component, on both sides, with their ancestors), so the
 // path to it and its nearest node in the revision are those of the whole
 // texts.
-func (s *Snapshot) text() []byte {
+func (s *Snapshot) Text() []byte {
 	if s.loaded != nil {
 		return s.loaded
 	}
@@ -46,8 +47,8 @@ func (a *Anchorer) Line(line int) (int, bool) {
 		// The two parses are independent; a large pair takes half the
 		// time on two cores.
 		done := make(chan struct{})
-		go func() { a.baseRoot = parseNode(a.base.text()); close(done) }()
-		a.revisionRoot = parseNode(a.revision.text())
+		go func() { a.baseRoot = ParseNode(a.base.Text()); close(done) }()
+		a.revisionRoot = ParseNode(a.revision.Text())
 		<-done
 	})
 	if a.baseRoot == nil || a.revisionRoot == nil {

@@ -58,6 +58,8 @@ type DocumentPair struct {
 	// trees are the texts loaded for comparisons, parsed for NodeAt.
 	treesMu sync.Mutex
 	trees   map[*Snapshot]*yaml.Node
+	// states are what the fast pass read of the documents.
+	states states
 }
 
 // DocumentComparisons pairs the documents of two sets: a version in both
@@ -100,7 +102,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 		var sizes []int64
 		for _, set := range []*DocumentSet{base, revision} {
 			for _, d := range set.Documents {
-				sizes = append(sizes, int64(len(d.Source.data)))
+				sizes = append(sizes, d.Source.Size())
 			}
 		}
 		slices.Sort(sizes)
@@ -147,12 +149,14 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 func (p *DocumentPair) reset() {
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
-			d.Source = d.Source.WithData(d.Source.data)
-			d.Snapshot, d.ops, d.lines, d.sunset, d.Retired, d.outline, d.places = nil, nil, nil, civil.Date{}, false, nil, nil
+			d.Source = d.Source.WithData(d.Source.Data())
+			d.Snapshot = nil
+			d.SetOperations(nil, nil, civil.Date{}, false)
 		}
 	}
 	p.Comparisons = DocumentComparisons(p.Base, p.Revision)
 	p.trees = nil
+	p.states.forget()
 }
 
 // loadWhole is LoadDocumentPair with every document loaded, whole but for
@@ -160,7 +164,7 @@ func (p *DocumentPair) reset() {
 func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	base, revision := pair.Base, pair.Revision
 	all := append(slices.Clone(base.Documents), revision.Documents...)
-	parallel(all, func(_ int, d *VersionDocument) { d.Source.prepare() })
+	parallel(all, func(_ int, d *VersionDocument) { d.Source.Index() })
 
 	alias := map[*VersionDocument]*VersionDocument{} // base document -> the revision's, the same bytes
 	for _, c := range pair.Comparisons {
@@ -206,13 +210,13 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 		return err
 	}
 	for _, d := range append(diffed, others...) {
-		d.readOperations()
+		d.ReadOperations()
 	}
 	for b, r := range alias {
 		if r.Snapshot != nil {
-			b.Snapshot = r.Snapshot.renamed(b.Source.path, b.Source.ref)
+			b.Snapshot = r.Snapshot.Renamed(b.Source.Path(), b.Source.Ref())
 		}
-		b.ops, b.lines, b.sunset, b.Retired = r.ops, r.lines, r.sunset, r.Retired
+		b.ShareOperations(r)
 	}
 	for _, c := range pair.Comparisons {
 		if !c.Diff {
@@ -264,19 +268,6 @@ func loadAll(docs []*VersionDocument, opts PairOptions, load func(*VersionDocume
 	return nil
 }
 
-// readOperations lists a loaded document's operations.
-func (d *VersionDocument) readOperations() {
-	d.ops = versions.Operations(d.Snapshot.Doc, "")
-	d.lines = map[string]int{}
-	for _, op := range d.ops {
-		d.lines[op.Name()] = op.Line()
-	}
-	if d.Snapshot.Doc.Info != nil {
-		d.sunset = versions.SunsetOf(d.Snapshot.Doc.Info.Extensions)
-	}
-	d.Retired = versions.Retired(d.Snapshot.Doc.Extensions)
-}
-
 // mappingValue is the value of key in the mapping n, nil when none.
 func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
@@ -290,10 +281,6 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// Operations are the document's operations, each with its view
-// (Unversioned), sorted by path and method.
-func (d *VersionDocument) Operations() []*versions.Operation { return d.ops }
-
 // NodeAt names the node at a position (line and column, the column 0 when
 // unknown) of what comparison c loaded of d: a copy that keeps only what
 // it diffs, every node on its line, or d whole.
@@ -305,14 +292,14 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, c
 	if s == nil {
 		return nil
 	}
-	if d.Source.doc != nil && d.Source.doc.Root() != nil && bytes.Equal(s.text(), d.Source.data) {
-		return nodeAt(d.Source.doc.Root(), line, column)
+	if doc := d.Source.Indexed(); doc != nil && doc.Root() != nil && bytes.Equal(s.Text(), d.Source.Data()) {
+		return NodeAt(doc.Root(), line, column)
 	}
 	p.treesMu.Lock()
 	defer p.treesMu.Unlock()
 	tree, ok := p.trees[s]
 	if !ok {
-		tree = parseNode(s.text())
+		tree = ParseNode(s.Text())
 		if p.trees == nil {
 			p.trees = map[*Snapshot]*yaml.Node{}
 		}
@@ -321,14 +308,14 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, c
 	if tree == nil {
 		return nil
 	}
-	return nodeAt(tree, line, column)
+	return NodeAt(tree, line, column)
 }
 
 // Place is the line of d that holds node, or its nearest ancestor there;
 // line itself when d has none of it, or its places are gone.
 func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
-	if places := d.positions(); places != nil {
-		if at, ok := places.find(node); ok {
+	if places := p.states.positions(d); places != nil {
+		if at, ok := places.Find(node); ok {
 			return at
 		}
 	}
@@ -337,11 +324,12 @@ func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
 
 // positions are d's places: read with the outline, or from the tree of
 // the whole load.
-func (d *VersionDocument) positions() *positions {
-	if d.places == nil && d.Source.doc != nil && d.Source.doc.Root() != nil {
-		d.places = positionsOf(d.Source.doc.Root())
+func (st *states) positions(d *VersionDocument) *Positions {
+	o := st.of(d)
+	if doc := d.Source.Indexed(); o.places == nil && doc != nil && doc.Root() != nil {
+		o.places = PositionsOf(doc.Root())
 	}
-	return d.places
+	return o.places
 }
 
 // Anchor places a node of a base document (at line) on the nearest line of
@@ -351,10 +339,10 @@ func (d *VersionDocument) positions() *positions {
 // document, or the revision no longer has the document.
 func (p *DocumentPair) Anchor(file, ref string, line int, node NodePath) (toFile, toRef string, toLine int, ok bool) {
 	for _, c := range p.Comparisons {
-		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.ref != ref {
+		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.Ref() != ref {
 			continue
 		}
-		toFile, toRef = c.Revision.Path(), c.Revision.Source.ref
+		toFile, toRef = c.Revision.Path(), c.Revision.Source.Ref()
 		if c.Identical {
 			return toFile, toRef, line, true
 		}
@@ -367,7 +355,8 @@ func (p *DocumentPair) Anchor(file, ref string, line int, node NodePath) (toFile
 func (p *DocumentPair) Release() {
 	for _, set := range []*DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
-			d.Source.doc, d.places = nil, nil
+			d.Source.DropTree()
+			p.states.of(d).places = nil
 		}
 	}
 	p.trees = nil
@@ -376,7 +365,7 @@ func (p *DocumentPair) Release() {
 // identical reports whether two sources hold the same document: the same
 // bytes, naming no other file (whose bytes could differ).
 func identical(a, b *Source) bool {
-	return bytes.Equal(a.data, b.data) && a.structure == nil && a.doc != nil && a.doc.Why == ""
+	return bytes.Equal(a.Data(), b.Data()) && a.Structure() == nil && a.Indexed() != nil && a.Indexed().Why == ""
 }
 
 // LoadDocumentSet loads the documents of one set for commands that read
@@ -390,9 +379,10 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	self := func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
 		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
 	}
+	var st states
 	defer func() {
 		for _, d := range set.Documents {
-			d.Source.doc, d.places = nil, nil
+			d.Source.DropTree()
 		}
 	}()
 	newest := set.Documents[len(set.Documents)-1:]
@@ -400,15 +390,15 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	if err := loadAll(newest, opts, self); err != nil {
 		return err
 	}
-	newest[0].readOperations()
+	newest[0].ReadOperations()
 	rest := older
-	if !opts.Full && outlineAll(older, opts.Validator) {
-		if newest[0].outlineTree() {
+	if !opts.Full && st.outlineAll(older, opts.Validator) {
+		if st.outlineTree(newest[0]) {
 			views := map[digest]*versions.Operation{}
-			newest[0].addViews(views, newest[0].ops)
+			st.addViews(newest[0], views, newest[0].Operations())
 			rest = nil
 			for _, d := range older {
-				if !d.borrow(views) {
+				if !st.borrow(d, views) {
 					rest = append(rest, d)
 				}
 			}
@@ -416,13 +406,13 @@ func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
 	}
 	rest = slices.Clone(rest)
 	for _, d := range rest {
-		d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
+		d.Source = d.Source.WithData(d.Source.Data()) // its tree went with its outline
 	}
 	if err := loadAll(rest, opts, self); err != nil {
 		return err
 	}
 	for _, d := range rest {
-		d.readOperations()
+		d.ReadOperations()
 	}
 	return nil
 }

@@ -35,18 +35,53 @@ type outline struct {
 // digest is a prune Signature: 128 bits.
 type digest = [2]uint64
 
-// outlineTree reads d's outline and places from its tree (prepared); ok
+// state is what the fast pass read of a version document: its outline,
+// kept once its tree goes, and where its nodes start, for changes placed
+// on it.
+type state struct {
+	outline *outline
+	places  *Positions
+}
+
+// states are the states of the documents of a pair or a set, each
+// document's read and written by one goroutine at a time.
+type states struct {
+	mu sync.Mutex
+	m  map[*VersionDocument]*state
+}
+
+// of is d's state.
+func (st *states) of(d *VersionDocument) *state {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.m == nil {
+		st.m = map[*VersionDocument]*state{}
+	}
+	if st.m[d] == nil {
+		st.m[d] = &state{}
+	}
+	return st.m[d]
+}
+
+// forget drops every document's state.
+func (st *states) forget() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.m = nil
+}
+
+// outlineTree reads d's outline and places from its tree (indexed); ok
 // is false when d cannot be reduced.
-func (d *VersionDocument) outlineTree() (ok bool) {
+func (st *states) outlineTree(d *VersionDocument) (ok bool) {
 	s := d.Source
-	if s.structure != nil || s.doc == nil || s.doc.Why != "" {
+	if s.Structure() != nil || s.Indexed() == nil || s.Indexed().Why != "" {
 		return false
 	}
-	doc := s.doc
+	doc := s.Indexed()
 	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: doc.DocumentSignature(), json: doc.JSON()}
 	for _, name := range doc.OperationNames() {
 		method, path, _ := strings.Cut(name, " ")
-		if !s.paths.Keep(path) {
+		if !s.Paths().Keep(path) {
 			continue
 		}
 		o.ops = append(o.ops, name)
@@ -61,7 +96,8 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 	if lc := mappingValue(doc.Root(), versions.LifecycleExtension); lc != nil && lc.Kind == yaml.ScalarNode {
 		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
-	d.outline, d.places = o, positionsOf(doc.Root())
+	at := st.of(d)
+	at.outline, at.places = o, PositionsOf(doc.Root())
 	return true
 }
 
@@ -70,20 +106,21 @@ func (d *VersionDocument) outlineTree() (ok bool) {
 // outlines, not their trees. Each is read as the loader would read it
 // (prune.Validator.CheckAll): nothing loads them. It reports whether every
 // document could be reduced and read so.
-func outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
+func (st *states) outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
 	ok := make([]bool, len(docs))
 	parallel(docs, func(i int, d *VersionDocument) {
-		d.Source.prepare()
-		ok[i] = d.outlineTree() && v.CheckAll(d.Source.doc) == nil
-		d.Source.doc = nil
+		d.Source.Index()
+		ok[i] = st.outlineTree(d) && v.CheckAll(d.Source.Indexed()) == nil
+		d.Source.DropTree()
 	})
 	return !slices.Contains(ok, false)
 }
 
 // addViews indexes ops, views of d's operations, by their Signatures in d.
-func (d *VersionDocument) addViews(views map[digest]*versions.Operation, ops []*versions.Operation) {
+func (st *states) addViews(d *VersionDocument, views map[digest]*versions.Operation, ops []*versions.Operation) {
+	o := st.of(d).outline
 	for _, op := range ops {
-		if sig, ok := d.outline.sigs[strings.ToLower(op.Method)+" "+op.Path]; ok {
+		if sig, ok := o.sigs[strings.ToLower(op.Method)+" "+op.Path]; ok {
 			views[sig] = op
 		}
 	}
@@ -92,17 +129,18 @@ func (d *VersionDocument) addViews(views map[digest]*versions.Operation, ops []*
 // borrow gives d its operations from views of documents loaded, where they
 // read the same (the same Signature), at d's own lines; it reports whether
 // every operation found one.
-func (d *VersionDocument) borrow(views map[digest]*versions.Operation) bool {
+func (st *states) borrow(d *VersionDocument, views map[digest]*versions.Operation) bool {
+	o := st.of(d).outline
 	var ops []*versions.Operation
-	for _, name := range d.outline.ops {
-		op := views[d.outline.sigs[name]]
+	for _, name := range o.ops {
+		op := views[o.sigs[name]]
 		if op == nil {
 			return false
 		}
 		ops = append(ops, op)
 	}
 	slices.SortFunc(ops, func(a, b *versions.Operation) int { return versions.CompareOperationNames(a.Name(), b.Name()) })
-	d.ops, d.lines, d.sunset, d.Retired = ops, d.outline.lines, d.outline.sunset, d.outline.retired
+	d.SetOperations(ops, o.lines, o.sunset, o.retired)
 	return true
 }
 
@@ -139,7 +177,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			uses[d]++
 		}
 		if c.Base != nil && c.Revision != nil {
-			c.Identical = !c.New && bytes.Equal(c.Base.Source.data, c.Revision.Source.data)
+			c.Identical = !c.New && bytes.Equal(c.Base.Source.Data(), c.Revision.Source.Data())
 		}
 	}
 	r := p.readAhead()
@@ -162,18 +200,20 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				return false, false, nil
 			}
 		}
-		if c.Identical && c.Base.outline == nil {
-			c.Base.outline, c.Base.places = c.Revision.outline, c.Revision.places
+		if c.Identical && p.states.of(c.Base).outline == nil {
+			base, revision := p.states.of(c.Base), p.states.of(c.Revision)
+			base.outline, base.places = revision.outline, revision.places
 			validated[c.Base] = true // as the revision's is
 		}
 		// own are the operations ("method path") this comparison diffs.
 		own := map[string]bool{}
 		if c.Base != nil && c.Revision != nil && !c.Identical {
-			b, r := c.Base.outline, c.Revision.outline
+			bs, rs := p.states.of(c.Base), p.states.of(c.Revision)
+			b, r := bs.outline, rs.outline
 			c.Covered = map[string]*DocumentComparison{}
 			// A change found through an alias is located at its anchor,
 			// which names no one node: such documents diff their own.
-			alone := c.Base.places.aliased || c.Revision.places.aliased
+			alone := bs.places.Aliased() || rs.places.Aliased()
 			for _, name := range slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(b.ops), r.ops...)))) {
 				bs, inBase := b.sigs[name]
 				rs, inRevision := r.sigs[name]
@@ -220,14 +260,14 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			for _, d := range docs {
 				if !validated[d] {
 					validated[d] = true
-					if err := opts.Validator.CheckAll(d.Source.doc); err != nil {
+					if err := opts.Validator.CheckAll(d.Source.Indexed()); err != nil {
 						return false, true, nil
 					}
 				}
 			}
 		}
 		if copied {
-			bd, rd := c.Base.Source.doc, c.Revision.Source.doc
+			bd, rd := c.Base.Source.Indexed(), c.Revision.Source.Indexed()
 			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
 			if holding {
 				// All operations, the others as skeletons.
@@ -248,7 +288,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				for _, d := range docs {
 					if !validated[d] {
 						validated[d] = true
-						opts.Validator.Loads(d.Source.doc)
+						opts.Validator.Loads(d.Source.Indexed())
 					}
 				}
 			}
@@ -272,7 +312,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	parallelDo(len(diffed), func(i int) {
 		c := diffed[i]
 		for j, d := range []*VersionDocument{c.Base, c.Revision} {
-			if loaded[i][j], errs[i] = d.Source.loadReduced(texts[c][j]); errs[i] != nil {
+			if loaded[i][j], errs[i] = loadReduced(d.Source, texts[c][j]); errs[i] != nil {
 				return
 			}
 			loaded[i][j].Reduced = true
@@ -292,8 +332,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	views := map[digest]*versions.Operation{}
 	held := map[*VersionDocument]bool{}
 	for _, c := range diffed {
-		c.Base.addViews(views, versions.Operations(c.BaseSnapshot.Doc, ""))
-		c.Revision.addViews(views, versions.Operations(c.RevisionSnapshot.Doc, ""))
+		p.states.addViews(c.Base, views, versions.Operations(c.BaseSnapshot.Doc, ""))
+		p.states.addViews(c.Revision, views, versions.Operations(c.RevisionSnapshot.Doc, ""))
 		held[c.Base] = held[c.Base] || slices.Contains(holders, c.Base)
 		held[c.Revision] = held[c.Revision] || slices.Contains(holders, c.Revision)
 	}
@@ -306,8 +346,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		}); err != nil {
 			return true, false, err
 		}
-		d.readOperations()
-		d.addViews(views, d.ops)
+		d.ReadOperations()
+		p.states.addViews(d, views, d.Operations())
 	}
 	for _, d := range holders {
 		r.done(d)
@@ -319,12 +359,12 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	for _, set := range []*DocumentSet{p.Revision, p.Base} {
 		var rest []*VersionDocument
 		for _, d := range set.Documents {
-			if d.ops == nil && !d.borrow(views) {
+			if d.Operations() == nil && !p.states.borrow(d, views) {
 				rest = append(rest, d)
 			}
 		}
 		for _, d := range rest {
-			d.Source = d.Source.WithData(d.Source.data) // its tree went with its outline
+			d.Source = d.Source.WithData(d.Source.Data()) // its tree went with its outline
 		}
 		if err := loadAll(rest, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
 			return LoadForComparisons(d.Source, []*Source{d.Source}, o)
@@ -335,8 +375,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			continue
 		}
 		for _, d := range rest {
-			d.readOperations()
-			d.addViews(views, d.ops)
+			d.ReadOperations()
+			p.states.addViews(d, views, d.Operations())
 		}
 	}
 	return true, false, loadErr
@@ -394,8 +434,8 @@ func (p *DocumentPair) readAhead() *reader {
 			rd := r.reads[d]
 			r.wg.Go(func() {
 				defer close(rd.done)
-				d.Source.prepare()
-				rd.reduced = d.outlineTree()
+				d.Source.Index()
+				rd.reduced = p.states.outlineTree(d)
 			})
 		}
 	})
@@ -422,7 +462,7 @@ func (r *reader) wait(d *VersionDocument) bool {
 // done lets d's tree go.
 func (r *reader) done(d *VersionDocument) {
 	if r.reads[d] != nil {
-		d.Source.doc = nil
+		d.Source.DropTree()
 	}
 }
 

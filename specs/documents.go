@@ -72,8 +72,8 @@ type VersionDocument struct {
 	// its version is no longer served, and may be removed.
 	Retired bool
 	Source  *Source
-	// Snapshot is the document loaded, by LoadDocumentPair or
-	// LoadDocumentSet; nil when its operations were taken from another
+	// Snapshot is the document loaded, by load.LoadDocumentPair or
+	// load.LoadDocumentSet; nil when its operations were taken from another
 	// document where they read the same.
 	Snapshot *Snapshot
 	// ops are its operations, lines where each starts (by Name), sunset
@@ -81,11 +81,38 @@ type VersionDocument struct {
 	ops    []*versions.Operation
 	lines  map[string]int
 	sunset civil.Date
-	// outline is what the fast pass read of it, kept once its tree goes;
-	// places are where its nodes start, for changes placed on it.
-	outline *outline
-	places  *positions
 }
+
+// ReadOperations lists the operations of the document loaded (Snapshot),
+// its sunset and whether it is Retired.
+func (d *VersionDocument) ReadOperations() {
+	d.ops = versions.Operations(d.Snapshot.Doc, "")
+	d.lines = map[string]int{}
+	for _, op := range d.ops {
+		d.lines[op.Name()] = op.Line()
+	}
+	if d.Snapshot.Doc.Info != nil {
+		d.sunset = versions.SunsetOf(d.Snapshot.Doc.Info.Extensions)
+	}
+	d.Retired = versions.Retired(d.Snapshot.Doc.Extensions)
+}
+
+// SetOperations gives d operations read elsewhere, where they read the
+// same: ops, the lines where each starts in d (by Name), d's sunset and
+// whether it is Retired.
+func (d *VersionDocument) SetOperations(ops []*versions.Operation, lines map[string]int, sunset civil.Date, retired bool) {
+	d.ops, d.lines, d.sunset, d.Retired = ops, lines, sunset, retired
+}
+
+// ShareOperations gives d the operations of from, a document of the same
+// bytes, as ReadOperations listed them.
+func (d *VersionDocument) ShareOperations(from *VersionDocument) {
+	d.SetOperations(from.ops, from.lines, from.sunset, from.Retired)
+}
+
+// Operations are the document's operations, each with its view
+// (Unversioned), sorted by path and method.
+func (d *VersionDocument) Operations() []*versions.Operation { return d.ops }
 
 // Path is the document's file as locations name it.
 func (d *VersionDocument) Path() string { return d.Source.path }

@@ -40,7 +40,7 @@ func jsonErrorLine(data []byte) int {
 // satisfies match, or 0 when none does (the $ref is in another file, or the
 // document does not parse).
 func refLine(data []byte, match func(ref string) bool) int {
-	root := parseNode(data)
+	root := ParseNode(data)
 	if root == nil {
 		return 0
 	}
@@ -59,7 +59,7 @@ func refLine(data []byte, match func(ref string) bool) int {
 // points to nothing, and says what is missing where. kin-openapi's own
 // error names neither the $ref nor its line.
 func brokenLocalRef(data []byte) (line int, msg string, found bool) {
-	root := parseNode(data)
+	root := ParseNode(data)
 	if root == nil {
 		return 0, "", false
 	}
@@ -78,8 +78,9 @@ func brokenLocalRef(data []byte) (line int, msg string, found bool) {
 	return line, msg, found
 }
 
-// parseNode is the document's root node, nil when it does not parse.
-func parseNode(data []byte) *yaml.Node {
+// ParseNode is the root node of the document data holds, nil when it
+// does not parse.
+func ParseNode(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 		return nil

@@ -55,16 +55,16 @@ func nodePath(steps []step) NodePath {
 	return out
 }
 
-// nodeAt is the path to the node at line:column of the tree (pathTo), or
+// NodeAt is the path to the node at line:column of the tree (pathTo), or
 // to the outermost node that starts on line when the column is unknown.
-func nodeAt(root *yaml.Node, line, column int) NodePath {
+func NodeAt(root *yaml.Node, line, column int) NodePath {
 	return nodePath(pathTo(root, line, column))
 }
 
-// positions are where the nodes of a document start, by NodePath: a
+// Positions are where the nodes of a document start, by NodePath: a
 // mapping entry at its key, a sequence item at itself. Of equal paths
 // (items of one name), the first counts, as follow takes it.
-type positions struct {
+type Positions struct {
 	entries []position
 	// aliased says a node is an alias: the loader places what it reads
 	// through it at its anchor, one place for several paths.
@@ -76,7 +76,8 @@ type position struct {
 	line, column int32
 }
 
-func positionsOf(root *yaml.Node) *positions {
+// PositionsOf reads where the nodes of the document root start.
+func PositionsOf(root *yaml.Node) *Positions {
 	var entries []position
 	aliased := false
 	var walk func(n *yaml.Node, prefix uint64)
@@ -109,12 +110,12 @@ func positionsOf(root *yaml.Node) *positions {
 		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column))
 	})
 	entries = slices.CompactFunc(entries, func(a, b position) bool { return a.path == b.path })
-	return &positions{entries: slices.Clip(entries), aliased: aliased}
+	return &Positions{entries: slices.Clip(entries), aliased: aliased}
 }
 
-// find is the line of the node of path, else of its nearest ancestor the
+// Find is the line of the node of path, else of its nearest ancestor the
 // document has; ok is false when it has none of them.
-func (p *positions) find(path NodePath) (line int, ok bool) {
+func (p *Positions) Find(path NodePath) (line int, ok bool) {
 	for i := len(path) - 1; i >= 0; i-- {
 		j, found := slices.BinarySearchFunc(p.entries, path[i], func(e position, h uint64) int { return cmp.Compare(e.path, h) })
 		if found {
@@ -123,3 +124,7 @@ func (p *positions) find(path NodePath) (line int, ok bool) {
 	}
 	return 0, false
 }
+
+// Aliased says a node of the document is an alias: the loader places what
+// it reads through it at its anchor, one place for several paths.
+func (p *Positions) Aliased() bool { return p.aliased }

@@ -26,8 +26,8 @@ func TestNodePathsPlaceNodesOfOneLine(t *testing.T) {
         "200":
           description: ok
 `
-	flowRoot, blockRoot := parseNode([]byte(flow)), parseNode([]byte(block))
-	places := positionsOf(blockRoot)
+	flowRoot, blockRoot := ParseNode([]byte(flow)), ParseNode([]byte(block))
+	places := PositionsOf(blockRoot)
 	column := func(text, at string) int { return strings.Index(text, at) + 1 }
 	for _, tc := range []struct {
 		at       string // where the node starts in the flow text
@@ -38,15 +38,15 @@ func TestNodePathsPlaceNodesOfOneLine(t *testing.T) {
 		{"description", 11}, // deep in the responses
 		{"responses", 9},
 	} {
-		path := nodeAt(flowRoot, 1, column(flow, tc.at))
-		if line, ok := places.find(path); !ok || line != tc.wantLine {
+		path := NodeAt(flowRoot, 1, column(flow, tc.at))
+		if line, ok := places.Find(path); !ok || line != tc.wantLine {
 			t.Errorf("%s: placed on line %d (found %v), want %d", tc.at, line, ok, tc.wantLine)
 		}
 	}
 	// A node the block text does not have: its nearest ancestor there.
 	other := `{paths: {/a: {get: {summary: gone}}}}`
-	path := nodeAt(parseNode([]byte(other)), 1, column(other, "summary"))
-	if line, ok := places.find(path); !ok || line != 3 {
+	path := NodeAt(ParseNode([]byte(other)), 1, column(other, "summary"))
+	if line, ok := places.Find(path); !ok || line != 3 {
 		t.Errorf("a node the document lacks: placed on line %d (found %v), want 3, the operation's", line, ok)
 	}
 }

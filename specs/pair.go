@@ -6,11 +6,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/apiver/apiver/specs/prune"
-	"github.com/apiver/apiver/versions"
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -76,7 +73,7 @@ func ReadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions,
 		return nil, nil, err
 	}
 	if opts.Read != nil {
-		opts.Read(int64(len(base.data) + len(revision.data)))
+		opts.Read(base.Size() + revision.Size())
 	}
 	return base, revision, nil
 }
@@ -112,19 +109,19 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		}
 	}
 	whole := func() (*Snapshot, *Snapshot, error) {
-		if err := both(func() (err error) { b, err = base.Load(); return err },
-			func() (err error) { r, err = revision.Load(); return err }); err != nil {
+		if err := both(func() (err error) { b, err = loadSource(base); return err },
+			func() (err error) { r, err = loadSource(revision); return err }); err != nil {
 			return nil, nil, err
 		}
 		return b, r, nil
 	}
 	if opts.Full {
-		note("%s, %s: full pipeline: both documents loaded whole", base.path, revision.path)
+		note("%s, %s: full pipeline: both documents loaded whole", base.Path(), revision.Path())
 		return whole()
 	}
-	_ = both(func() error { base.prepare(); return nil }, func() error { revision.prepare(); return nil })
+	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
 	for _, s := range []*Source{base, revision} {
-		if s.structure != nil {
+		if s.Structure() != nil {
 			return whole() // the whole load reports it
 		}
 	}
@@ -132,52 +129,52 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 	var summary string
 	concurrently := true
 	switch {
-	case base.doc.Why != "" || revision.doc.Why != "":
+	case base.Indexed().Why != "" || revision.Indexed().Why != "":
 		// A document that cannot be reduced is loaded whole, and its
 		// partner whole but for what the diff does not compare.
 		uncut, partner := base, revision
-		if uncut.doc.Why == "" {
+		if uncut.Indexed().Why == "" {
 			uncut, partner = revision, base
 		}
-		note("%s: not reduced: %s; %s loaded whole too, without its descriptions and examples", uncut.path, uncut.doc.Why, partner.path)
-		baseText, revText = base.emptied(), revision.emptied()
+		note("%s: not reduced: %s; %s loaded whole too, without its descriptions and examples", uncut.Path(), uncut.Indexed().Why, partner.Path())
+		baseText, revText = emptied(base), emptied(revision)
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
-			red = prune.DecideOnly(base.doc, revision.doc, changedOperations(base.doc, revision.doc), true)
+			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed()), true)
 		} else {
-			red = prune.Decide(base.doc, revision.doc)
+			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}
 		validator := opts.validator()
-		texts, err := red.Texts([]*prune.Doc{base.doc, revision.doc}, validator)
+		texts, err := red.Texts([]*prune.Doc{base.Indexed(), revision.Indexed()}, validator)
 		if err != nil {
-			note("%s, %s: %v: both loaded whole", base.path, revision.path, err)
+			note("%s, %s: %v: both loaded whole", base.Path(), revision.Path(), err)
 			return whole()
 		}
 		baseText, revText = texts[0], texts[1]
 		// One after the other only where the texts are large and their
 		// garbage would add up; small or nearly whole texts load at once.
-		small := 4*(len(baseText)+len(revText)) < len(base.data)+len(revision.data)
+		small := 4*(len(baseText)+len(revText)) < len(base.Data())+len(revision.Data())
 		concurrently = small || !red.Prunes()
 		summary = red.Summary
 	}
 	if !opts.Keep {
 		// The trees of the fast pass are garbage now: collect them before
 		// kin-openapi's loads, so that its garbage is not added on top.
-		base.release()
-		revision.release()
+		base.Release()
+		revision.Release()
 		runtime.GC()
 	}
 	if concurrently {
 		// As the full pipeline loads them.
-		err = both(func() (err error) { b, err = base.loadText(baseText); return err },
-			func() (err error) { r, err = revision.loadText(revText); return err })
+		err = both(func() (err error) { b, err = loadText(base, baseText); return err },
+			func() (err error) { r, err = loadText(revision, revText); return err })
 	} else {
 		// One after the other: kin-openapi's load makes several times the
 		// document's size in garbage, and two at once would double the peak.
-		b, err = base.loadText(baseText)
+		b, err = loadText(base, baseText)
 		if err == nil {
-			r, err = revision.loadText(revText)
+			r, err = loadText(revision, revText)
 		}
 	}
 	if err != nil {
@@ -185,13 +182,13 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		// reduction lost something, which the note says.
 		b, r, wholeErr := whole()
 		if wholeErr == nil {
-			note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.path, revision.path, err)
+			note("%s, %s: the reduced texts did not load (%v): both loaded whole", base.Path(), revision.Path(), err)
 		}
 		return b, r, wholeErr
 	}
 	b.Reduced, r.Reduced = baseText != nil, revText != nil
 	if summary != "" {
-		note("%s, %s: %s", base.path, revision.path, summary)
+		note("%s, %s: %s", base.Path(), revision.Path(), summary)
 	}
 	return b, r, nil
 }
@@ -209,41 +206,6 @@ func changedOperations(b, r *prune.Doc) map[string]bool {
 	return changed
 }
 
-// Tree is the source's parsed YAML tree, what yaml.Unmarshal makes of its
-// text, for a caller that edits the text (apiver fix) and would otherwise
-// parse it again: nil when the text is JSON (which the fast pass reads
-// with a parser of its own) or fails the structure check. The tree is
-// shared: only read it. It is parsed once until the source is released
-// (PairOptions.Keep keeps it).
-func (s *Source) Tree() *yaml.Node {
-	s.prepare()
-	if s.doc == nil || s.doc.JSON() {
-		return nil
-	}
-	return s.doc.Root()
-}
-
-// release drops the parse tree: a later load of the source (a fix's)
-// parses its text again.
-func (s *Source) release() { s.doc, s.indexOnce = nil, sync.Once{} }
-
-// prepare parses the source, checks its structure and indexes it, once
-// until release.
-func (s *Source) prepare() {
-	s.indexOnce.Do(func() {
-		var root *yaml.Node
-		var isJSON bool
-		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
-		if why := versions.NameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
-			s.structure = &Error{Msg: why}
-		}
-		s.checked = s.structure == nil
-		if s.checked {
-			s.doc = prune.Index(root, isJSON)
-		}
-	})
-}
-
 // Plan is, for two snapshots, what cannot produce a change between them,
 // as the fast pass found it: for a comparison of documents loaded whole
 // (diff.Options.Plan), so that only what changed is diffed. A nil Plan
@@ -258,16 +220,16 @@ type Plan struct {
 // PlanPair compares two sources with the fast pass; nil, with why, when a
 // document cannot be read by it.
 func PlanPair(base, revision *Source) (plan *Plan, why string) {
-	_ = both(func() error { base.prepare(); return nil }, func() error { revision.prepare(); return nil })
+	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
 	for _, s := range []*Source{base, revision} {
 		switch {
-		case s.structure != nil:
-			return nil, s.path + ": " + s.structure.Msg
-		case s.doc.Why != "":
-			return nil, s.path + ": " + s.doc.Why
+		case s.Structure() != nil:
+			return nil, s.Path() + ": " + s.Structure().Msg
+		case s.Indexed().Why != "":
+			return nil, s.Path() + ": " + s.Indexed().Why
 		}
 	}
-	dirty, unchanged := prune.Changes(base.doc, revision.doc)
+	dirty, unchanged := prune.Changes(base.Indexed(), revision.Indexed())
 	plan = &Plan{unchanged: map[string]bool{}, changed: dirty}
 	for name, same := range unchanged {
 		if same {
@@ -275,8 +237,8 @@ func PlanPair(base, revision *Source) (plan *Plan, why string) {
 			plan.unchanged[strings.ToUpper(method)+" "+path] = true
 		}
 	}
-	plan.Note = fmt.Sprintf("%s, %s: %d of %d operations and %d of %d components changed", base.path, revision.path,
-		len(unchanged)-len(plan.unchanged), len(unchanged), len(dirty), len(prune.Components(base.doc, revision.doc)))
+	plan.Note = fmt.Sprintf("%s, %s: %d of %d operations and %d of %d components changed", base.Path(), revision.Path(),
+		len(unchanged)-len(plan.unchanged), len(unchanged), len(dirty), len(prune.Components(base.Indexed(), revision.Indexed())))
 	return plan, ""
 }
 
@@ -293,35 +255,35 @@ func (p *Plan) ComponentChanged(kind, name string) bool {
 
 // emptied is s's text without the descriptions and examples the diff does
 // not compare; nil when s cannot be reduced.
-func (s *Source) emptied() []byte {
-	if s.doc.Why != "" {
+func emptied(s *Source) []byte {
+	if s.Indexed().Why != "" {
 		return nil
 	}
-	return s.doc.Emptied()
+	return s.Indexed().Emptied()
 }
 
 // loadReducedOrWhole loads text, a reduced copy of s's own, or s whole
 // when it does not load. The whole text then reports an input error; if
 // it loads, the reduction lost something, which note says.
-func (s *Source) loadReducedOrWhole(text []byte, note func(string, ...any)) (*Snapshot, error) {
-	snap, err := s.loadReduced(text)
+func loadReducedOrWhole(s *Source, text []byte, note func(string, ...any)) (*Snapshot, error) {
+	snap, err := loadReduced(s, text)
 	if err == nil {
 		snap.Reduced = true
 		return snap, nil
 	}
-	whole, wholeErr := s.Load()
+	whole, wholeErr := loadSource(s)
 	if wholeErr == nil {
-		note("%s: the reduced text did not load (%v); loaded whole", s.path, err)
+		note("%s: the reduced text did not load (%v); loaded whole", s.Path(), err)
 	}
 	return whole, wholeErr
 }
 
 // loadText loads text in place of s's own, or s whole when text is nil.
-func (s *Source) loadText(text []byte) (*Snapshot, error) {
+func loadText(s *Source, text []byte) (*Snapshot, error) {
 	if text == nil {
-		return s.Load()
+		return loadSource(s)
 	}
-	return s.loadReduced(text)
+	return loadReduced(s, text)
 }
 
 // LoadForComparisons loads s for its comparisons with each of neighbours
@@ -342,50 +304,50 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 		}
 	}
 	if opts.Full || len(neighbours) == 0 {
-		return s.Load()
+		return loadSource(s)
 	}
-	s.prepare()
+	s.Index()
 	switch {
-	case s.structure != nil:
-		return s.Load() // the whole load reports it
-	case s.doc.Why != "":
-		note("%s: not reduced: %s; loaded whole", s.path, s.doc.Why)
-		return s.Load()
+	case s.Structure() != nil:
+		return loadSource(s) // the whole load reports it
+	case s.Indexed().Why != "":
+		note("%s: not reduced: %s; loaded whole", s.Path(), s.Indexed().Why)
+		return loadSource(s)
 	}
 	var reds []*prune.Reduction
 	for _, n := range neighbours {
-		n.prepare()
+		n.Index()
 		switch {
-		case n.structure != nil:
-			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.path, n.path, n.structure.Msg)
-			return s.loadReducedOrWhole(s.emptied(), note)
-		case n.doc.Why != "":
-			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.path, n.path, n.doc.Why)
-			return s.loadReducedOrWhole(s.emptied(), note)
+		case n.Structure() != nil:
+			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.Path(), n.Path(), n.Structure().Msg)
+			return loadReducedOrWhole(s, emptied(s), note)
+		case n.Indexed().Why != "":
+			note("%s: with %s: %s; loaded whole but for its descriptions and examples", s.Path(), n.Path(), n.Indexed().Why)
+			return loadReducedOrWhole(s, emptied(s), note)
 		}
-		reds = append(reds, prune.Decide(s.doc, n.doc))
+		reds = append(reds, prune.Decide(s.Indexed(), n.Indexed()))
 	}
-	return s.loadReductions(reds, opts)
+	return loadReductions(s, reds, opts)
 }
 
 // loadReductions loads s, indexed and reducible, keeping what any of reds
 // (its comparisons' reductions) keeps.
-func (s *Source) loadReductions(reds []*prune.Reduction, opts PairOptions) (*Snapshot, error) {
+func loadReductions(s *Source, reds []*prune.Reduction, opts PairOptions) (*Snapshot, error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
 			opts.Note(fmt.Sprintf(format, args...))
 		}
 	}
-	red := prune.Merge(s.doc, reds)
-	text, err := red.Text(s.doc, opts.validator())
+	red := prune.Merge(s.Indexed(), reds)
+	text, err := red.Text(s.Indexed(), opts.validator())
 	if err != nil {
-		note("%s: %v: loaded whole", s.path, err)
-		return s.Load()
+		note("%s: %v: loaded whole", s.Path(), err)
+		return loadSource(s)
 	}
-	snap, err := s.loadReducedOrWhole(text, note)
+	snap, err := loadReducedOrWhole(s, text, note)
 	if err != nil || !snap.Reduced {
 		return snap, err
 	}
-	note("%s: %s", s.path, red.Summary)
+	note("%s: %s", s.Path(), red.Summary)
 	return snap, nil
 }

@@ -54,7 +54,7 @@ func checkStructure(data []byte, maxNodes int64) string {
 	if deepJSON(data) {
 		return tooDeepMsg
 	}
-	return checkTree(data, parseNode(data), maxNodes)
+	return checkTree(data, ParseNode(data), maxNodes)
 }
 
 // jsonText is data without its surrounding space when it is a JSON object,
@@ -88,6 +88,14 @@ func checkJSON(trimmed []byte, maxNodes int64) string {
 	return ""
 }
 
+// CheckText runs the checks every load makes of a document's text before
+// kin-openapi reads it (parseChecked), at most maxNodes nodes (0:
+// DefaultMaxNodes): the problem, its File unset, nil when there is none.
+func CheckText(data []byte, maxNodes int64) *Error {
+	_, _, problem := parseChecked(data, maxNodes)
+	return problem
+}
+
 // parseChecked parses a document once for the checks every load makes:
 // its size and shape (checkStructure) and the objects OpenAPI requires
 // (prune.Check). It returns the tree, whether the text was JSON (which
@@ -105,7 +113,7 @@ func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, pr
 	} else if deepJSON(data) {
 		return nil, true, &Error{Msg: tooDeepMsg}
 	} else {
-		root = parseNode(data)
+		root = ParseNode(data)
 		if why := checkTree(data, root, maxNodes); why != "" {
 			return nil, false, &Error{Msg: why}
 		}

@@ -1,11 +1,13 @@
-// Package specs reads apiver's inputs (files, git REF:PATH, folders of
-// version documents) and loads them as dated OpenAPI snapshots and pairs,
-// whole or reduced. What the versions their operations carry mean is
-// package versions's model.
+// Package specs reads apiver's inputs: files, git REF:PATH, folders of
+// version documents and resource trees, each read once and, for the fast
+// pass, parsed once into a YAML tree and indexed (package prune); the
+// limits and structure checks every input passes, and the input errors
+// (Error, file and line) of a document apiver refuses. Package load loads
+// what it reads for a comparison; what the versions their operations carry
+// mean is package versions's model.
 package specs
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,6 +26,7 @@ import (
 	"github.com/apiver/apiver/specs/prune"
 	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Snapshot is one dated OpenAPI document.
@@ -72,9 +75,9 @@ func (s *Snapshot) FileOf(file string, shown func(string) string) (name string, 
 	return "", false
 }
 
-// renamed is s standing for the document of the same bytes at path and
+// Renamed is s standing for the document of the same bytes at path and
 // ref: its locations name that file.
-func (s *Snapshot) renamed(path, ref string) *Snapshot {
+func (s *Snapshot) Renamed(path, ref string) *Snapshot {
 	c := *s
 	c.Path, c.Ref = path, ref
 	c.files = map[string]string{}
@@ -121,26 +124,6 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s:%d: %s", escape.Text(e.File), e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", escape.Text(e.File), e.Msg)
-}
-
-// LoadPair loads the base and revision snapshots concurrently.
-func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions) (base, revision *Snapshot, err error) {
-	if err := both(func() (err error) { base, err = Load(basePath, baseOpts); return err },
-		func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err }); err != nil {
-		return nil, nil, err
-	}
-	return base, revision, nil
-}
-
-// Load reads and parses one snapshot file, or REF:PATH from git when no file
-// has that name. Local $refs are resolved relative to the file; remote ones
-// are refused unless opts.AllowRemoteRefs.
-func Load(path string, opts LoadOptions) (*Snapshot, error) {
-	src, err := Read(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return src.Load()
 }
 
 // Source is a snapshot file read but not parsed: a reduced load of a pair
@@ -204,109 +187,10 @@ func (s *Source) WithData(data []byte) *Source {
 	return &Source{arg: s.arg, path: s.path, ref: s.ref, date: s.date, data: data, read: s.read, paths: s.paths, maxNodes: s.maxNodes, version: s.version}
 }
 
-// Load parses the whole document. After Index, it reuses its structure
-// check instead of parsing the YAML once more.
-func (s *Source) Load() (*Snapshot, error) {
-	return s.load(s.data, s.read, s.checked)
-}
-
-// Index runs the fast pass over the source, once: PlanPair and
-// LoadReducedPair run it when they need it; running it before Load saves
-// Load a YAML parse.
+// Index runs the fast pass over the source, once: load.PlanPair and
+// load.LoadReducedPair run it when they need it; running it before a whole
+// load saves that load a YAML parse.
 func (s *Source) Index() { s.prepare() }
-
-// loadReduced parses a reduced copy of the source, every node on its line.
-// Only documents that name no other file are reduced, so a $ref that
-// kin-openapi would read from a file is one the reduction lost: an error,
-// which makes the caller load the whole text instead.
-func (s *Source) loadReduced(text []byte) (*Snapshot, error) {
-	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
-		return nil, fmt.Errorf("a $ref into %s lost its target", location)
-	}
-	return s.load(text, lost, true)
-}
-
-// load parses text in place of the source's own, reading $ref'd files
-// with read; errors are those of the source's own text. checked says the
-// source's structure was checked already.
-func (s *Source) load(text []byte, read openapi3.ReadFromURIFunc, checked bool) (*Snapshot, error) {
-	files := map[string]string{(&url.URL{Path: s.path}).String(): s.path}
-	var mu sync.Mutex
-	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
-		data, err := read(loader, location)
-		if err == nil {
-			mu.Lock()
-			files[location.String()] = location.Path
-			mu.Unlock()
-		}
-		return data, err
-	}
-	doc, err := parse(s.path, s.data, text, recorded, checked, s.maxNodes)
-	if err != nil {
-		// Name the input as given: PATH alone would read as the work tree file.
-		if e, ok := errors.AsType[*Error](err); ok && s.ref != "" {
-			e.File = s.arg
-		}
-		return nil, err
-	}
-	// A checked source's name was checked with its structure (prepare).
-	if why := versions.NameDisagrees(s.version, versions.StabilityOf(doc.Extensions)); why != "" && !checked {
-		file := s.path
-		if s.ref != "" {
-			file = s.arg
-		}
-		return nil, &Error{File: file, Msg: why}
-	}
-	s.paths.apply(doc)
-	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text, files: files}, nil
-}
-
-// Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
-// path names the document in errors and resolves its relative $refs.
-func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, refReader(path, allowRemoteRefs), false, 0)
-}
-
-// parse is Parse with read reading the $ref'd files. kin-openapi reads text,
-// which is data itself or a reduced copy of it, every node on its line;
-// data is checked (unless checked says it was), with at most maxNodes nodes
-// (0: DefaultMaxNodes), and named in errors.
-func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
-	if strings.TrimSpace(string(data)) == "" {
-		return nil, &Error{File: path, Msg: "the file is empty"}
-	}
-	if !checked {
-		if _, _, bad := parseChecked(data, maxNodes); bad != nil {
-			bad.File = path
-			return nil, bad
-		}
-	}
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	loader.IsExternalRefsAllowed = true
-	loader.Context = context.Background()
-	loader.ReadFromURIFunc = read
-	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
-	if err != nil {
-		return nil, describeLoadError(path, data, err)
-	}
-	switch {
-	case strings.HasPrefix(doc.OpenAPI, "3."):
-		if err := checkPathTemplates(path, doc); err != nil {
-			return nil, err
-		}
-		if err := checkDuplicateParameters(path, doc); err != nil {
-			return nil, err
-		}
-		return doc, nil
-	case doc.Extensions["swagger"] != nil:
-		return nil, &Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
-	case doc.OpenAPI == "":
-		return nil, &Error{File: path, Msg: "not an OpenAPI document: it has no \"openapi\" field"}
-	default:
-		return nil, &Error{File: path, Msg: fmt.Sprintf("OpenAPI %q is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
-	}
-}
 
 // RemoteRefError refuses a $ref to a URL when remote refs are not allowed;
 // nothing is fetched. Load reports it as an *Error naming the spec.
@@ -316,8 +200,9 @@ func (e *RemoteRefError) Error() string {
 	return fmt.Sprintf("remote $ref %q refused: apiver reads local files only (use --allow-remote-refs to fetch it)", e.Ref)
 }
 
-// refReader reads $ref'd files up to the default size limit.
-func refReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
+// RefReader reads the $ref'd files of the document at rootPath, up to the
+// default size limit, as Read's sources read theirs.
+func RefReader(rootPath string, allowRemote bool) openapi3.ReadFromURIFunc {
 	return limitedRefReader(rootPath, "", allowRemote, 0, 0)
 }
 
@@ -394,9 +279,10 @@ var (
 	unmarshalLine = regexp.MustCompile(`unmarshal errors:\s+line (\d+): ([^\n]*)`)
 )
 
-// describeLoadError turns kin-openapi's errors into one line naming the
-// file and, for syntax errors, the line.
-func describeLoadError(path string, data []byte, err error) error {
+// DescribeLoadError turns kin-openapi's errors in loading data, the
+// document at path, into one line naming the file and, for syntax errors,
+// the line.
+func DescribeLoadError(path string, data []byte, err error) error {
 	var remote *RemoteRefError
 	if errors.As(err, &remote) {
 		return &Error{File: path, Line: refLine(data, refersTo(path, remote.Ref)), Msg: remote.Error()}
@@ -442,78 +328,6 @@ func describeLoadError(path string, data []byte, err error) error {
 	return &Error{File: path, Msg: strings.Join(strings.Fields(msg), " ")}
 }
 
-// checkDuplicateParameters refuses a parameter list (a path item's or an
-// operation's) that names one parameter, by location and name, twice: the
-// OpenAPI specification forbids it, and oasdiff, pairing parameters by
-// location and name, then reports changes between identical documents.
-func checkDuplicateParameters(path string, doc *openapi3.T) error {
-	if doc.Paths == nil {
-		return nil
-	}
-	type parameterList struct {
-		where  string
-		params openapi3.Parameters
-		origin *openapi3.Origin
-	}
-	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
-		item := doc.Paths.Value(p)
-		lists := []parameterList{{"the path item " + p, item.Parameters, item.Origin}}
-		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
-			op := item.GetOperation(method)
-			lists = append(lists, parameterList{method + " " + p, op.Parameters, op.Origin})
-		}
-		for _, list := range lists {
-			seen := map[[2]string]bool{}
-			for _, ref := range list.params {
-				if ref == nil || ref.Value == nil {
-					continue
-				}
-				key := [2]string{ref.Value.In, ref.Value.Name}
-				if !seen[key] {
-					seen[key] = true
-					continue
-				}
-				e := &Error{File: path, Msg: fmt.Sprintf("duplicate parameter: %s lists the %s parameter %q twice, which the OpenAPI specification forbids", list.where, key[0], key[1])}
-				if list.origin != nil && list.origin.Key != nil {
-					e.Line = list.origin.Key.Line
-				}
-				return e
-			}
-		}
-	}
-	return nil
-}
-
-// checkPathTemplates refuses one method under two templated paths that
-// differ only in their parameters' names (GET /pet/{a} and GET /pet/{b}):
-// a client cannot tell them apart, and the OpenAPI specification forbids
-// such paths. Different methods under such paths are accepted, as oasdiff
-// accepts them (real APIs publish them).
-func checkPathTemplates(path string, doc *openapi3.T) error {
-	if doc.Paths == nil {
-		return nil
-	}
-	seen := map[string]string{}
-	for _, p := range slices.Sorted(maps.Keys(doc.Paths.Map())) {
-		item := doc.Paths.Value(p)
-		template := versions.PathTemplate(p)
-		for _, method := range slices.Sorted(maps.Keys(item.Operations())) {
-			key := method + " " + template
-			other, dup := seen[key]
-			if !dup {
-				seen[key] = p
-				continue
-			}
-			e := &Error{File: path, Msg: fmt.Sprintf("duplicate endpoint: %s %s and %s %s differ only in their path parameter names, which the OpenAPI specification forbids", method, other, method, p)}
-			if op := item.GetOperation(method); op != nil && op.Origin != nil && op.Origin.Key != nil {
-				e.Line = op.Origin.Key.Line
-			}
-			return e
-		}
-	}
-	return nil
-}
-
 // Ref is the git ref the file is read at, "" on disk.
 func (s *Source) Ref() string { return s.ref }
 
@@ -532,4 +346,84 @@ func (s *Source) WithFile(file string, data []byte) *Source {
 		n.arg = file
 	}
 	return n
+}
+
+// Arg is the input as the user named it: REF:PATH for a git input.
+func (s *Source) Arg() string { return s.arg }
+
+// Version is, for a version document, its version as its name gives it,
+// which the stability it declares must agree with; "" otherwise.
+func (s *Source) Version() string { return s.version }
+
+// MaxNodes is the most nodes the document may have (0: DefaultMaxNodes).
+func (s *Source) MaxNodes() int64 { return s.maxNodes }
+
+// Paths is the filter that restricts a snapshot of the source to some of
+// its paths.
+func (s *Source) Paths() PathFilter { return s.paths }
+
+// RefReader reads the document's $ref'd files: from disk, or at the git
+// ref, within the limits it was read with.
+func (s *Source) RefReader() openapi3.ReadFromURIFunc { return s.read }
+
+// Checked says Index found the document's structure sound: a load of its
+// text need not check it again.
+func (s *Source) Checked() bool { return s.checked }
+
+// Structure is why the structure checks refuse the document, once Index
+// ran: nil when it passes (or Index has not run).
+func (s *Source) Structure() *Error { return s.structure }
+
+// Indexed is the document as Index parsed and indexed it; nil before Index,
+// when the structure checks refuse it, and once its tree is let go.
+func (s *Source) Indexed() *prune.Doc { return s.doc }
+
+// Snapshot is the snapshot of doc, which kin-openapi loaded from text (the
+// source's own bytes, or a copy of them that keeps every node on its
+// line), without the paths the source's filter drops; files names the
+// files doc was read from, by kin-openapi's record of a location's file,
+// as the user named them.
+func (s *Source) Snapshot(doc *openapi3.T, text []byte, files map[string]string) *Snapshot {
+	s.paths.apply(doc)
+	return &Snapshot{Path: s.path, Ref: s.ref, Date: s.date, Doc: doc, Data: s.data, loaded: text, files: files}
+}
+
+// Tree is the source's parsed YAML tree, what yaml.Unmarshal makes of its
+// text, for a caller that edits the text (apiver fix) and would otherwise
+// parse it again: nil when the text is JSON (which the fast pass reads
+// with a parser of its own) or fails the structure check. The tree is
+// shared: only read it. It is parsed once until the source is released
+// (load.PairOptions.Keep keeps it).
+func (s *Source) Tree() *yaml.Node {
+	s.prepare()
+	if s.doc == nil || s.doc.JSON() {
+		return nil
+	}
+	return s.doc.Root()
+}
+
+// Release drops the parse tree: a later load of the source (a fix's)
+// parses its text again.
+func (s *Source) Release() { s.doc, s.indexOnce = nil, sync.Once{} }
+
+// DropTree lets the parse tree and its index go, the source staying
+// indexed: Indexed is nil from then on, and Index does not parse the text
+// again.
+func (s *Source) DropTree() { s.doc = nil }
+
+// prepare parses the source, checks its structure and indexes it, once
+// until Release.
+func (s *Source) prepare() {
+	s.indexOnce.Do(func() {
+		var root *yaml.Node
+		var isJSON bool
+		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
+		if why := versions.NameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
+			s.structure = &Error{Msg: why}
+		}
+		s.checked = s.structure == nil
+		if s.checked {
+			s.doc = prune.Index(root, isJSON)
+		}
+	})
 }
