@@ -3,14 +3,14 @@ package changelog
 import (
 	"fmt"
 
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
-	"github.com/apiver/apiver/specs"
 )
 
 // UpdateDocuments adds the release of a comparison of two document sets to
 // h, as Update does for two snapshot files.
-func UpdateDocuments(h *History, pair *specs.DocumentPair, cfg policy.Config, detected func(policy.Detection)) (added bool, err error) {
+func UpdateDocuments(h *History, pair *load.DocumentPair, cfg policy.Config, detected func(policy.Detection)) (added bool, err error) {
 	defer pair.Release()
 	revision := pair.Revision.Snapshot()
 	if revision.Date.IsZero() {

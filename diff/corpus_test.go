@@ -8,6 +8,7 @@ import (
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 )
@@ -38,11 +39,11 @@ func TestEquivalencesKeepRequestTightenings(t *testing.T) {
 // equivalencesKeepRequestTightenings checks one pair; the subtest's name
 // is the revision's, the log names both.
 func equivalencesKeepRequestTightenings(t *testing.T, basePath, revisionPath string, cfg policy.Config) {
-	base, err := specs.Load(basePath, specs.LoadOptions{})
+	base, err := load.Load(basePath, specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	revision, err := specs.Load(revisionPath, specs.LoadOptions{})
+	revision, err := load.Load(revisionPath, specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

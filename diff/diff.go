@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 	oasdiff "github.com/oasdiff/oasdiff/diff"
-	"github.com/oasdiff/oasdiff/load"
+	oasload "github.com/oasdiff/oasdiff/load"
 )
 
 // Options control a comparison.
@@ -35,9 +36,9 @@ type Options struct {
 	// is deprecated, not removed (policy's latest-version snapshot mode).
 	LatestVersion bool
 	// Plan, when set, is what the fast pass found unchanged between the two
-	// snapshots of Compare (specs.PlanPair): those operations and
+	// snapshots of Compare (load.PlanPair): those operations and
 	// components are not diffed, as they can produce no change.
-	Plan *specs.Plan
+	Plan *load.Plan
 }
 
 // LevelOff is the Levels value that turns a check off.
@@ -256,7 +257,7 @@ func sortedPairs(pairs []pairing) []*Pair {
 
 // unchanged reports whether the plan found a pair's operation the same,
 // with all it reaches, in both snapshots: its diff is empty.
-func unchanged(p pairing, plan *specs.Plan) bool {
+func unchanged(p pairing, plan *load.Plan) bool {
 	if plan == nil || p.base == nil || p.revision == nil || (p.Kind != Same && p.Kind != Unversioned) {
 		return false
 	}
@@ -269,7 +270,7 @@ func unchanged(p pairing, plan *specs.Plan) bool {
 // document is set, and otherwise only what operations name (security
 // schemes). With a plan, only the components that may have changed are
 // there to diff.
-func syntheticDoc(doc *openapi3.T, document bool, plan *specs.Plan) *openapi3.T {
+func syntheticDoc(doc *openapi3.T, document bool, plan *load.Plan) *openapi3.T {
 	synth := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Paths: openapi3.NewPaths(), Security: doc.Security}
 	if document {
 		synth.Extensions, synth.Components, synth.Servers, synth.Tags = doc.Extensions, changedComponents(doc.Components, plan), doc.Servers, doc.Tags
@@ -282,7 +283,7 @@ func syntheticDoc(doc *openapi3.T, document bool, plan *specs.Plan) *openapi3.T 
 
 // changedComponents is the components the plan says may have changed
 // (the security schemes, which the plan compares as a whole, all).
-func changedComponents(c *openapi3.Components, plan *specs.Plan) *openapi3.Components {
+func changedComponents(c *openapi3.Components, plan *load.Plan) *openapi3.Components {
 	if c == nil || plan == nil {
 		return c
 	}
@@ -298,7 +299,7 @@ func changedComponents(c *openapi3.Components, plan *specs.Plan) *openapi3.Compo
 	return &out
 }
 
-func keepChanged[M ~map[string]V, V any](plan *specs.Plan, kind string, m M) M {
+func keepChanged[M ~map[string]V, V any](plan *load.Plan, kind string, m M) M {
 	if m == nil {
 		return nil
 	}
@@ -361,7 +362,7 @@ func locationOf(c checker.Change, base, revision *specs.Snapshot) *Location {
 // user named it: oasdiff names it as kin-openapi recorded it, a URL
 // (my%20api.yaml), less what looks like a git ref (c:d.yaml: d.yaml).
 func fileOf(file string, s *specs.Snapshot) string {
-	if name, ok := s.FileOf(file, func(origin string) string { return load.NewSource(origin).DisplayPath() }); ok {
+	if name, ok := s.FileOf(file, func(origin string) string { return oasload.NewSource(origin).DisplayPath() }); ok {
 		return name
 	}
 	return file

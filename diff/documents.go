@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/apiver/apiver/specs"
+import (
+	"github.com/apiver/apiver/load"
+	"github.com/apiver/apiver/specs"
+)
 
 // CompareDocuments compares two snapshots published as one document per
 // version. Each operation of document V is that operation at version V:
@@ -22,10 +25,10 @@ import "github.com/apiver/apiver/specs"
 // of a new document come with its version. The result's operation lists
 // carry one version per document holding the operation, so the clock
 // runs as for media types.
-func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
+func CompareDocuments(pair *load.DocumentPair, opts Options) (*Result, error) {
 	res := &Result{Base: pair.Base.Operations(), Revision: pair.Revision.Operations(), ByDocument: true}
 	opts.Product = "" // a document's media types name no version
-	diffed := map[*specs.DocumentComparison]*Result{}
+	diffed := map[*load.DocumentComparison]*Result{}
 	for _, c := range pair.Comparisons {
 		if !c.Diff {
 			continue
@@ -65,7 +68,7 @@ func CompareDocuments(pair *specs.DocumentPair, opts Options) (*Result, error) {
 // its revision's document, to res: the changes of a covered operation, and
 // outside the operations, are those another comparison found, placed in
 // this one's documents.
-func addDocumentPairs(res *Result, pair *specs.DocumentPair, c *specs.DocumentComparison, diffed map[*specs.DocumentComparison]*Result) {
+func addDocumentPairs(res *Result, pair *load.DocumentPair, c *load.DocumentComparison, diffed map[*load.DocumentComparison]*Result) {
 	version, pre := c.Revision.Version, c.Revision.PreRelease
 	sub := diffed[c]
 	if sub == nil {
@@ -144,7 +147,7 @@ func pairOf(res *Result, operation string) *Pair {
 
 // nameNodes names the node of each location of a comparison's changes, in
 // the copies it diffed, so that the location moves to another document.
-func nameNodes(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Result) {
+func nameNodes(pair *load.DocumentPair, c *load.DocumentComparison, res *Result) {
 	name := func(changes []Change) {
 		for i, ch := range changes {
 			loc := ch.Location
@@ -169,7 +172,7 @@ func nameNodes(pair *specs.DocumentPair, c *specs.DocumentComparison, res *Resul
 
 // placed are changes another comparison found, with their locations moved
 // from its documents to the same nodes of this one's.
-func placed(pair *specs.DocumentPair, from, to *specs.DocumentComparison, changes []Change) []Change {
+func placed(pair *load.DocumentPair, from, to *load.DocumentComparison, changes []Change) []Change {
 	out := make([]Change, len(changes))
 	for i, ch := range changes {
 		out[i] = ch

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -57,7 +58,7 @@ func TestCompareDocuments(t *testing.T) {
 			"api.2025-01-01.yaml":      document(map[string]string{"/a": "boolean", "/c": "string"}),
 			"api.2025-06-01~beta.yaml": document(map[string]string{"/a": "boolean"}),
 		})
-		pair, err := specs.LoadDocumentPair(base, revision, specs.PairOptions{Full: full})
+		pair, err := load.LoadDocumentPair(base, revision, load.PairOptions{Full: full})
 		if err != nil {
 			t.Fatal(err)
 		}

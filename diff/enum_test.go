@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
@@ -132,7 +133,7 @@ func writeSnapshot(t *testing.T, name string, data []byte) *specs.Snapshot {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := specs.Load(path, specs.LoadOptions{})
+	s, err := load.Load(path, specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ type Location struct {
 	// unknown.
 	Column int `json:"-"`
 	// Node names the node located in a version document, so that the
-	// location moves to the same node of another (specs.DocumentPair.Place).
+	// location moves to the same node of another (load.DocumentPair.Place).
 	Node specs.NodePath `json:"-"`
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,7 +95,7 @@ func compare(t *testing.T, base, revision string, latestVersion bool) *diff.Resu
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := specs.Load(path, specs.LoadOptions{})
+		s, err := load.Load(path, specs.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

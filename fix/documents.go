@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/escape"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -51,7 +52,7 @@ const stabilityDecreased = "api-stability-decreased"
 // that the newest document does not carry cannot move to a new document:
 // nothing is fixed then (of that resource), and the check of the result
 // lists them.
-func Documents(pair *specs.DocumentPair, report *policy.Report, version civil.Date) (*DocumentResult, error) {
+func Documents(pair *load.DocumentPair, report *policy.Report, version civil.Date) (*DocumentResult, error) {
 	res := &DocumentResult{Files: map[string][]byte{}}
 	changed := map[*specs.VersionDocument]bool{}
 	for _, f := range report.Findings {

@@ -6,6 +6,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -108,7 +109,7 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 		base, fixed, err = opts.LoadChanges(res.Data)
 	} else {
 		var doc *openapi3.T
-		doc, err = specs.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
+		doc, err = load.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
 		whole := *in.Revision
 		whole.Doc, whole.Data = doc, res.Data
 		fixed = &whole

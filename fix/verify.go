@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -54,7 +55,7 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 		fixedRev, fixed, err = opts.LoadAgainstRevision(res.Data)
 	} else {
 		var doc *openapi3.T
-		doc, err = specs.Parse(revision.Path, res.Data, opts.AllowRemoteRefs)
+		doc, err = load.Parse(revision.Path, res.Data, opts.AllowRemoteRefs)
 		whole := *revision
 		whole.Doc, whole.Data = doc, res.Data
 		fixedRev, fixed = revision, &whole

@@ -7,6 +7,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -22,7 +23,7 @@ func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, before,
 	snap := func(file string) *specs.Snapshot {
 		for _, f := range archive.Files {
 			if f.Name == file {
-				doc, err := specs.Parse(file, f.Data, false)
+				doc, err := load.Parse(file, f.Data, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -82,7 +83,7 @@ func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 	base, revision, before, _, res, opts = fixCase(t, "anchor-reused")
 	res.Data = []byte(strings.Replace(string(res.Data), "&s_2", "&s", 1))
 	// The check of the result reads the file as written.
-	doc, err := specs.Parse(revision.Path, res.Data, false)
+	doc, err := load.Parse(revision.Path, res.Data, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestFixChangesOnlyWhatItNames(t *testing.T) {
 		t.Fatalf("restored %v, want %v", res.Restored, want)
 	}
 	named := map[[2]string]bool{{"POST /widgets", "2024-01-01"}: true, {"POST /widgets", "2024-03-01"}: true}
-	doc, err := specs.Parse(revision.Path, res.Data, false)
+	doc, err := load.Parse(revision.Path, res.Data, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/fix"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
@@ -111,7 +112,7 @@ func (c *Comparison) CheckFixed(fixed *specs.DocumentSet) (*policy.Report, error
 	}
 	quiet := c.opts
 	quiet.Note = nil
-	pair, err := specs.LoadDocumentPair(base, fixed, pairOptions(quiet))
+	pair, err := load.LoadDocumentPair(base, fixed, pairOptions(quiet))
 	if err != nil {
 		return nil, fmt.Errorf("the fixed documents do not load: %w", err)
 	}
@@ -127,7 +128,7 @@ func (c *Comparison) CheckFixed(fixed *specs.DocumentSet) (*policy.Report, error
 // that a fix loads from them.
 type pairSources struct {
 	base, revision *specs.Source
-	opts           specs.PairOptions
+	opts           load.PairOptions
 	mu             sync.Mutex // the fix asks for two trees at once
 	// edited is the last text a loader was given, as a source of the
 	// revision's name: a fix loads it against the base and against the
@@ -139,13 +140,13 @@ type pairSources struct {
 // loader loads from (the base or the revision) against edited bytes in
 // place of the revision's (apiver fix's result, checked before it is
 // written), for the operations that differ alone
-// (specs.PairOptions.ChangesOnly): the fix reads the others from the
+// (load.PairOptions.ChangesOnly): the fix reads the others from the
 // comparison.
 func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
 		opts := p.opts
 		opts.ChangesOnly = true
-		return specs.LoadReducedPair(from, p.editedSource(edited), opts)
+		return load.LoadReducedPair(from, p.editedSource(edited), opts)
 	}
 }
 

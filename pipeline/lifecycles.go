@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -19,7 +20,7 @@ func Lifecycles(path string, opts Options) (policy.Clock, []policy.Lifecycle, er
 		}
 		return documentLifecycles(path, loadOpts, opts)
 	}
-	s, err := specs.Load(path, loadOpts)
+	s, err := load.Load(path, loadOpts)
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
@@ -37,7 +38,7 @@ func documentLifecycles(path string, loadOpts specs.LoadOptions, opts Options) (
 	if err != nil {
 		return policy.Clock{}, nil, err
 	}
-	if err := specs.LoadDocumentSet(set, specs.PairOptions{Full: opts.Full || specs.FullPipelineFromEnv()}); err != nil {
+	if err := load.LoadDocumentSet(set, load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv()}); err != nil {
 		return policy.Clock{}, nil, err
 	}
 	s := set.Snapshot()

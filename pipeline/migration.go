@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 )
@@ -23,7 +24,7 @@ func Migration(path, from, to string, opts Options) (*diff.Result, error) {
 		}
 		return documentMigration(path, from, to, loadOpts, opts)
 	}
-	s, err := specs.Load(path, loadOpts)
+	s, err := load.Load(path, loadOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func Migration(path, from, to string, opts Options) (*diff.Result, error) {
 func LegacyMigration(legacyPath, path, oldPrefix, newPrefix, to string, opts Options) (*diff.Result, error) {
 	cfg := opts.Config
 	loadOpts, _ := loadOptions(opts)
-	legacy, s, err := specs.LoadPair(legacyPath, path, loadOpts, loadOpts)
+	legacy, s, err := load.LoadPair(legacyPath, path, loadOpts, loadOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func documentMigration(path, from, to string, loadOpts specs.LoadOptions, opts O
 		if docs[0] == nil || docs[1] == nil || docs[0] == docs[1] {
 			continue
 		}
-		if docs[0].Snapshot, docs[1].Snapshot, err = specs.LoadReducedPair(docs[0].Source, docs[1].Source, specs.PairOptions{Full: opts.Full || specs.FullPipelineFromEnv()}); err != nil {
+		if docs[0].Snapshot, docs[1].Snapshot, err = load.LoadReducedPair(docs[0].Source, docs[1].Source, load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv()}); err != nil {
 			return nil, err
 		}
 		res, err := diff.CompareDocumentVersions(docs[0], docs[1], diff.Options{Levels: opts.Config.ChangeLevels()})

@@ -16,6 +16,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
@@ -33,7 +34,7 @@ type Options struct {
 	Paths           specs.PathFilter
 	AllowRemoteRefs bool
 	// Full loads both snapshots whole (the full pipeline, which the reduced
-	// one matches byte for byte); also specs.FullPipelineEnv.
+	// one matches byte for byte); also load.FullPipelineEnv.
 	Full bool
 	// Note, when set, is told in one line how each pair was loaded.
 	Note func(string)
@@ -86,7 +87,7 @@ type Comparison struct {
 	Result *diff.Result
 	// Documents are the version documents compared, when the snapshots are
 	// document sets (Base and Revision then stand for their folders).
-	Documents *specs.DocumentPair
+	Documents *load.DocumentPair
 	// Detection is what the snapshots tell of the config's snapshot kind
 	// (a latest-version series or not).
 	Detection policy.Detection
@@ -133,7 +134,7 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 		sources.opts.Note = nil  // the reloads are the fix's, not the check's
 		sources.opts.Keep = true // the fix loads each source twice
 	}
-	base, revision, err := specs.LoadReducedPair(baseSrc, revisionSrc, pairOpts)
+	base, revision, err := load.LoadReducedPair(baseSrc, revisionSrc, pairOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -190,30 +191,30 @@ func LoadPair(basePath, revisionPath string, opts Options) (base, revision *spec
 	if err != nil {
 		return nil, nil, err
 	}
-	return specs.LoadReducedPair(baseSrc, revisionSrc, pairOpts)
+	return load.LoadReducedPair(baseSrc, revisionSrc, pairOpts)
 }
 
 // LoadDocuments reads two document sets and loads them for their
 // comparison.
-func LoadDocuments(basePath, revisionPath string, opts Options) (*specs.DocumentPair, error) {
+func LoadDocuments(basePath, revisionPath string, opts Options) (*load.DocumentPair, error) {
 	baseOpts, revisionOpts := loadOptions(opts)
 	sets, err := specs.ReadDocumentSets([]string{basePath, revisionPath}, []specs.LoadOptions{baseOpts, revisionOpts})
 	if err != nil {
 		return nil, err
 	}
-	// LoadDocumentPair tells the budget what it holds at once.
-	return specs.LoadDocumentPair(sets[0], sets[1], pairOptions(opts))
+	// load.LoadDocumentPair tells the budget what it holds at once.
+	return load.LoadDocumentPair(sets[0], sets[1], pairOptions(opts))
 }
 
 // readPair reads both files with the config's limits, and says how to load
 // them as a pair.
-func readPair(basePath, revisionPath string, opts Options) (base, revision *specs.Source, pairOpts specs.PairOptions, err error) {
+func readPair(basePath, revisionPath string, opts Options) (base, revision *specs.Source, pairOpts load.PairOptions, err error) {
 	if basePath == sizelimit.Stdin && revisionPath == sizelimit.Stdin {
 		return nil, nil, pairOpts, &UsageError{errors.New("standard input (-) can be BASE or REVISION, not both")}
 	}
 	baseOpts, revisionOpts := loadOptions(opts)
 	pairOpts = pairOptions(opts)
-	base, revision, err = specs.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, pairOpts)
+	base, revision, err = load.ReadPair(basePath, revisionPath, baseOpts, revisionOpts, pairOpts)
 	return base, revision, pairOpts, err
 }
 
@@ -228,8 +229,8 @@ func loadOptions(opts Options) (base, revision specs.LoadOptions) {
 }
 
 // pairOptions is how a pair of the comparison loads.
-func pairOptions(opts Options) specs.PairOptions {
-	return specs.PairOptions{Full: opts.Full || specs.FullPipelineFromEnv(), Read: opts.Budget, Note: opts.Note}
+func pairOptions(opts Options) load.PairOptions {
+	return load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv(), Read: opts.Budget, Note: opts.Note}
 }
 
 // ByDocument tells how the inputs publish their versions: as version

@@ -8,6 +8,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
@@ -23,8 +24,8 @@ type Step struct {
 // Series compares each snapshot file (or REF:PATH) with the next, in the
 // order given, and tells each their Step, oldest first. Each snapshot is
 // read and loaded once, keeping only what its comparisons with the
-// snapshots before and after it need (specs.LoadForComparisons); the fast
-// pass (specs.PlanPair) finds what changed between consecutive ones, and
+// snapshots before and after it need (load.LoadForComparisons); the fast
+// pass (load.PlanPair) finds what changed between consecutive ones, and
 // only that is diffed. Snapshots load in parallel, and at most
 // SnapshotsHeld are held at a time: a Step's snapshots are released once
 // each returns. opts.Dates give snapshots their dates, opts.Progress is
@@ -48,10 +49,10 @@ func Series(paths []string, opts Options, each func(Step) error) error {
 			if err := inDateOrder(inputName(prev.snapshot.Ref, prev.snapshot.Path), prev.snapshot.Date, inputName(r.snapshot.Ref, r.snapshot.Path), r.snapshot.Date); err != nil {
 				return err
 			}
-			var plan *specs.Plan
+			var plan *load.Plan
 			if !pair.Full {
 				var why string
-				if plan, why = specs.PlanPair(prev.source, r.source); plan == nil {
+				if plan, why = load.PlanPair(prev.source, r.source); plan == nil {
 					why = fmt.Sprintf("%s, %s: %s: everything diffed", prev.source.Path(), r.source.Path(), why)
 				} else {
 					why = plan.Note
@@ -82,7 +83,7 @@ func StepBetween(base, revision *specs.Snapshot, cfg policy.Config) (Step, error
 
 // stepBetween is StepBetween; plan, when set, is what the fast pass found
 // unchanged.
-func stepBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.Plan) (Step, error) {
+func stepBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *load.Plan) (Step, error) {
 	product, err := cfg.ResolveProduct(base, revision)
 	if err != nil {
 		return Step{}, err
@@ -97,7 +98,7 @@ func stepBetween(base, revision *specs.Snapshot, cfg policy.Config, plan *specs.
 // DocumentStep diffs a loaded pair of document sets as the release from
 // its base to its revision. The pair's documents stay loaded: the caller
 // releases the pair when done with the step.
-func DocumentStep(pair *specs.DocumentPair, cfg policy.Config) (Step, error) {
+func DocumentStep(pair *load.DocumentPair, cfg policy.Config) (Step, error) {
 	base, revision := pair.Base.Snapshot(), pair.Revision.Snapshot()
 	if revision.Date.IsZero() {
 		return Step{}, fmt.Errorf("%s: no date in the folder name", revision.Path)
@@ -111,7 +112,7 @@ func DocumentStep(pair *specs.DocumentPair, cfg policy.Config) (Step, error) {
 
 // DocumentSeries is Series for snapshot folders of version documents (or
 // resource trees, or REF:FOLDER). Each pair of consecutive folders is read
-// and compared on its own (specs.LoadDocumentPair), so that two snapshots
+// and compared on its own (load.LoadDocumentPair), so that two snapshots
 // at most are held at a time.
 func DocumentSeries(dirs []string, opts Options, each func(Step) error) error {
 	read := func(i int, tree bool) (*specs.DocumentSet, error) {
@@ -191,7 +192,7 @@ func documentSeries(n int, read func(i int, tree bool) (*specs.DocumentSet, erro
 				return err
 			}
 		}
-		pair, err := specs.LoadDocumentPair(base, revision, pairOpts)
+		pair, err := load.LoadDocumentPair(base, revision, pairOpts)
 		if err != nil {
 			return err
 		}
@@ -203,7 +204,7 @@ func documentSeries(n int, read func(i int, tree bool) (*specs.DocumentSet, erro
 	return nil
 }
 
-func eachDocumentStep(pair *specs.DocumentPair, cfg policy.Config, each func(Step) error) error {
+func eachDocumentStep(pair *load.DocumentPair, cfg policy.Config, each func(Step) error) error {
 	defer pair.Release()
 	step, err := DocumentStep(pair, cfg)
 	if err != nil {
@@ -243,12 +244,12 @@ type loadResult struct {
 // snapshot holds one of a few slots until the consumer, done with the
 // release up to snapshot i, calls release(i), so memory stays bounded
 // however long the history. Each snapshot is loaded for its comparisons
-// with the one before and the one after it (specs.LoadForComparisons), so
+// with the one before and the one after it (load.LoadForComparisons), so
 // each source is read and indexed once, by the first load that needs it.
 // stop, once the consumer is done, early on an error or not, ends the
 // loading and waits for the loads under way: nothing is left waiting for a
 // slot, or telling opts of a load, after Series returns.
-func loadAhead(paths []string, opts Options, pairOpts specs.PairOptions) (results []chan loadResult, release func(consumed int), stop func()) {
+func loadAhead(paths []string, opts Options, pairOpts load.PairOptions) (results []chan loadResult, release func(consumed int), stop func()) {
 	slots := make(chan struct{}, loadWindow())
 	done := make(chan struct{})
 	var running sync.WaitGroup
@@ -292,7 +293,7 @@ func loadAhead(paths []string, opts Options, pairOpts specs.PairOptions) (result
 					if pair.Note != nil {
 						pair.Note = func(note string) { r.notes = append(r.notes, note) }
 					}
-					r.snapshot, r.err = specs.LoadForComparisons(r.source, neighbours, pair)
+					r.snapshot, r.err = load.LoadForComparisons(r.source, neighbours, pair)
 				}
 				if opts.Progress != nil {
 					opts.Progress()

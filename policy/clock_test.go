@@ -9,6 +9,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/diff"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
@@ -34,7 +35,7 @@ func loadText(t *testing.T, name, text string, date civil.Date) *specs.Snapshot 
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := specs.Load(path, specs.LoadOptions{})
+	s, err := load.Load(path, specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

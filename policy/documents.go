@@ -2,7 +2,7 @@ package policy
 
 import (
 	"github.com/apiver/apiver/diff"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 )
 
 // NewDocumentAnchor anchors locations in the base's version documents to
@@ -11,7 +11,7 @@ import (
 // longer has, or in a file the revision's documents $ref, stays
 // unanchored. It reads the pair's fast-pass trees: call it before
 // pair.Release.
-func NewDocumentAnchor(pair *specs.DocumentPair) Anchor {
+func NewDocumentAnchor(pair *load.DocumentPair) Anchor {
 	return func(loc diff.Location, _ string) *diff.Location {
 		file, ref, line, ok := pair.Anchor(loc.File, loc.Ref, loc.Line, loc.Node)
 		if !ok || (file == loc.File && ref == loc.Ref) {

@@ -53,7 +53,7 @@ start=$(date +%s)
 # parallel and take locks. -short keeps the race detector off the long
 # suites.
 gotestsum --format pkgname -- -race -short -timeout 20m \
-  ./specs/... ./versions ./pipeline ./changelog ./diff ./site ./internal/...
+  ./specs/... ./load ./versions ./pipeline ./changelog ./diff ./site ./internal/...
 gotestsum --format pkgname -- -race -short -timeout 20m ./cmd/apiver \
   -run '^(TestPipelinesAgreeOnRuleCases|TestPipelinesAgreeOnHistory|TestDocumentPipelinesAgree|TestDocumentInputErrorsNotHidden|TestConcurrentUpdate|TestLockTimeout)$'
 took "race detector" "$start"
@@ -62,6 +62,6 @@ step "go test with GOMAXPROCS=1: the version-document tests"
 start=$(date +%s)
 # What Go gives a 1-CPU container: the fast pass's read-ahead must not wait
 # on itself. The processes these tests start inherit it.
-GOMAXPROCS=1 gotestsum --format pkgname -- -short -timeout 20m ./specs/... ./cmd/apiver \
+GOMAXPROCS=1 gotestsum --format pkgname -- -short -timeout 20m ./specs/... ./load ./cmd/apiver \
   -run '^(TestReadDocumentSet|TestDocument.*|TestHostile.*)$'
 took "one CPU" "$start"

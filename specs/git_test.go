@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -58,7 +59,7 @@ func TestLoadGitResolvesRefsAtTheCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err := specs.Load("HEAD:openapi/api.yaml", specs.LoadOptions{})
+	s, err := load.Load("HEAD:openapi/api.yaml", specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestLoadGitDate(t *testing.T) {
 		{"HEAD:api.yaml", specs.LoadOptions{Date: flag}, flag},
 	}
 	for _, tt := range tests {
-		s, err := specs.Load(tt.arg, tt.opts)
+		s, err := load.Load(tt.arg, tt.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestLoadGitErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
-			_, err := specs.Load(tt.arg, specs.LoadOptions{})
+			_, err := load.Load(tt.arg, specs.LoadOptions{})
 			se := checkSpecError(t, err, tt.arg, tt.wantLine)
 			if !strings.Contains(se.Msg, tt.wantMsg) {
 				t.Errorf("Msg = %q, want it to say %q", se.Msg, tt.wantMsg)
@@ -144,7 +145,7 @@ func TestLoadGitErrors(t *testing.T) {
 // A line break in a path is part of the path, and the error stays one line.
 func TestLoadGitPathWithLineBreak(t *testing.T) {
 	gitRepo(t, map[string]string{"api.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
-	_, err := specs.Load("HEAD:a\nb.yaml", specs.LoadOptions{})
+	_, err := load.Load("HEAD:a\nb.yaml", specs.LoadOptions{})
 	if err == nil || err.Error() != `HEAD:a\nb.yaml: "a\nb.yaml" does not exist at HEAD; `+strings.SplitN(err.Error(), "; ", 2)[1] {
 		t.Errorf("error %q, want one line saying the path does not exist", err)
 	}
@@ -155,13 +156,13 @@ func TestLoadGitWithoutGitOrRepository(t *testing.T) {
 	t.Chdir(dir)
 	t.Setenv("GIT_CEILING_DIRECTORIES", dir)
 
-	_, err := specs.Load("HEAD:api.yaml", specs.LoadOptions{})
+	_, err := load.Load("HEAD:api.yaml", specs.LoadOptions{})
 	if se := checkSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "not in a git repository") {
 		t.Errorf("Msg = %q, want it to say there is no repository", se.Msg)
 	}
 
 	t.Setenv("PATH", dir)
-	_, err = specs.Load("HEAD:api.yaml", specs.LoadOptions{})
+	_, err = load.Load("HEAD:api.yaml", specs.LoadOptions{})
 	if se := checkSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "git") || !strings.Contains(se.Msg, "not installed") {
 		t.Errorf("Msg = %q, want it to say git is not installed", se.Msg)
 	}
@@ -171,7 +172,7 @@ func TestLoadGitWithoutGitOrRepository(t *testing.T) {
 func TestLoadColonFileIsAFile(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"api.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
 	writeFile(t, dir, "HEAD:api.yaml", strings.Replace(minimalDoc, "title: x", "title: on disk", 1))
-	s, err := specs.Load("HEAD:api.yaml", specs.LoadOptions{})
+	s, err := load.Load("HEAD:api.yaml", specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,12 +194,12 @@ func TestLoadGitSizeLimit(t *testing.T) {
 		{max: 300, wantLine: 14}, // the $ref'd file is, at the line of its $ref
 	}
 	for _, tt := range tests {
-		_, err := specs.Load("HEAD:api.yaml", specs.LoadOptions{MaxSize: tt.max})
+		_, err := load.Load("HEAD:api.yaml", specs.LoadOptions{MaxSize: tt.max})
 		if se := checkSpecError(t, err, "HEAD:api.yaml", tt.wantLine); !strings.Contains(se.Msg, "size limit") {
 			t.Errorf("MaxSize %d: Msg = %q, want it to name the size limit", tt.max, se.Msg)
 		}
 	}
-	if _, err := specs.Load("HEAD:api.yaml", specs.LoadOptions{MaxSize: 1000}); err != nil {
+	if _, err := load.Load("HEAD:api.yaml", specs.LoadOptions{MaxSize: 1000}); err != nil {
 		t.Errorf("MaxSize 1000: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -67,7 +68,7 @@ func checkSpecError(t *testing.T, err error, file string, line int) *specs.Error
 // parseDoc parses an inline OpenAPI document that must be valid.
 func parseDoc(t *testing.T, path, data string) *openapi3.T {
 	t.Helper()
-	doc, err := specs.Parse(path, []byte(data), false)
+	doc, err := load.Parse(path, []byte(data), false)
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", path, err)
 	}
@@ -84,3 +85,25 @@ func docWithContent(mediaTypes ...string) string {
 	}
 	return b.String()
 }
+
+// docWithSchemaRef is a document whose one response schema is a $ref to ref.
+func docWithSchemaRef(ref string) string {
+	return `openapi: 3.0.3
+info:
+  title: x
+  version: '1'
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: '` + ref + `'
+`
+}
+
+// minimalDoc is the smallest valid OpenAPI 3.0 document.
+const minimalDoc = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths: {}\n"

@@ -46,7 +46,7 @@ type Snapshot struct {
 	// snapshot (Anchor), and for commands that edit it.
 	Data []byte
 	// Reduced is set when Doc was loaded for a comparison from a reduced
-	// copy of the document (see LoadReducedPair): without descriptions and
+	// copy of the document (see load.LoadReducedPair): without descriptions and
 	// examples, and operations whose closure is the same in both snapshots
 	// have no schemas. Such a document is for diff.Compare and the rules,
 	// not for reading the schemas of unchanged operations.
@@ -193,7 +193,7 @@ func (s *Source) WithData(data []byte) *Source {
 func (s *Source) Index() { s.prepare() }
 
 // RemoteRefError refuses a $ref to a URL when remote refs are not allowed;
-// nothing is fetched. Load reports it as an *Error naming the spec.
+// nothing is fetched. A load reports it as an *Error naming the spec.
 type RemoteRefError struct{ Ref string }
 
 func (e *RemoteRefError) Error() string {

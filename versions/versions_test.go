@@ -139,7 +139,7 @@ func opByName(t *testing.T, ops []*versions.Operation, name string) *versions.Op
 }
 
 // parseDoc parses an OpenAPI document that must be valid, keeping each
-// node's origin (its line) as specs.Parse does.
+// node's origin (its line) as load.Parse does.
 func parseDoc(t *testing.T, path, data string) *openapi3.T {
 	t.Helper()
 	loader := openapi3.NewLoader()

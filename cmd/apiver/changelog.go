@@ -14,6 +14,7 @@ import (
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/outfile"
 	"github.com/apiver/apiver/internal/sizelimit"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
@@ -175,7 +176,7 @@ for REF:PATH, else today.`,
 				return err
 			}
 			var base, revision *specs.Snapshot
-			var pair *specs.DocumentPair
+			var pair *load.DocumentPair
 			if documents {
 				if pair, err = pipeline.LoadDocuments(args[0], args[1], opts); err != nil {
 					return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/apiver/apiver/changelog"
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -100,7 +100,7 @@ func TestPipelinesAgreeOnRealHistory(t *testing.T) {
 	t.Parallel()
 	wait := startRealHistory(t)
 	args := realHistoryArgs(t)
-	full := runProcess(corpusGuard, "", []string{specs.FullPipelineEnv + "=1"}, args...)
+	full := runProcess(corpusGuard, "", []string{load.FullPipelineEnv + "=1"}, args...)
 	if diff := cmp.Diff(full.String(), wait().String()); diff != "" {
 		t.Errorf("apiver %s: the fast pipeline differs from the full one (-full +fast):\n%s", strings.Join(args, " "), diff)
 	}

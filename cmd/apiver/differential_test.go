@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -49,7 +49,7 @@ func (r pipelineRun) String() string {
 
 // runPipeline runs apiver in process, through the full pipeline (the
 // --full-pipeline flag) or the fast one, and turns a panic of the calling
-// goroutine into an outcome. The caller clears specs.FullPipelineEnv.
+// goroutine into an outcome. The caller clears load.FullPipelineEnv.
 func runPipeline(full bool, args []string) (r pipelineRun) {
 	args = slices.Clone(args)
 	if full {
@@ -74,7 +74,7 @@ func runPipeline(full bool, args []string) (r pipelineRun) {
 // when the environment running the tests asks for the full one.
 func fastPipelineOnly(t testing.TB) {
 	t.Helper()
-	t.Setenv(specs.FullPipelineEnv, "")
+	t.Setenv(load.FullPipelineEnv, "")
 	t.Setenv(configEnv, "")
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 )
 
 // TestDocumentPipelinesAgree splits each seed snapshot into its version
@@ -52,9 +52,9 @@ func TestDocumentPipelinesAgree(t *testing.T) {
 		// versions has no --full-pipeline; the environment asks for it.
 		versions := []string{"versions", "--format", "json", "--date", dateOf(names[i]), dirs[i]}
 		fast := runPipeline(false, versions)
-		t.Setenv(specs.FullPipelineEnv, "1")
+		t.Setenv(load.FullPipelineEnv, "1")
 		full := runPipeline(false, versions)
-		t.Setenv(specs.FullPipelineEnv, "")
+		t.Setenv(load.FullPipelineEnv, "")
 		if fast.String() != full.String() || fast.code != exitPass {
 			t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
 		}
@@ -167,9 +167,9 @@ func TestResourcePipelinesAgree(t *testing.T) {
 		}
 		versions := []string{"versions", "--format", "json", "--config", "resource.yaml", "--date", dateOf(names[i]), dirs[i]}
 		fast := runPipeline(false, versions)
-		t.Setenv(specs.FullPipelineEnv, "1")
+		t.Setenv(load.FullPipelineEnv, "1")
 		full := runPipeline(false, versions)
-		t.Setenv(specs.FullPipelineEnv, "")
+		t.Setenv(load.FullPipelineEnv, "")
 		if fast.String() != full.String() || fast.code != exitPass {
 			t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
 		}

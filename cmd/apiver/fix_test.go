@@ -15,6 +15,7 @@ import (
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -123,7 +124,7 @@ func assertFixed(t *testing.T, flags []string, base, revision string) {
 
 	snaps := map[string]*specs.Snapshot{}
 	for _, p := range []string{base, revision, fixed} {
-		s, err := specs.Load(p, specs.LoadOptions{})
+		s, err := load.Load(p, specs.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

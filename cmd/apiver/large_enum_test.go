@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/longtest"
-
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 )
 
 // largeEnumSpec is a snapshot whose request and response share a schema
@@ -79,7 +78,7 @@ func TestLargeEnums(t *testing.T) {
 	check := func(want int, base, revision string) [][]finding {
 		var found [][]finding
 		for _, full := range []string{"1", ""} {
-			t.Setenv(specs.FullPipelineEnv, full)
+			t.Setenv(load.FullPipelineEnv, full)
 			var report struct{ Findings []finding }
 			out := runCheck(t, want, "check", "--format", "json", "--config", config, base, revision)
 			if err := json.Unmarshal([]byte(out), &report); err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -47,7 +47,7 @@ func TestPipelinesAgreeOnRuleCases(t *testing.T) {
 // does is loaded whole to report the error, without a note.)
 func reducedTextsLoad(t *testing.T, args []string) {
 	t.Helper()
-	t.Setenv(specs.FullPipelineEnv, "")
+	t.Setenv(load.FullPipelineEnv, "")
 	var stdout, stderr bytes.Buffer
 	run(args, &stdout, &stderr)
 	for line := range strings.Lines(stderr.String()) {
@@ -110,7 +110,7 @@ func comparePipelines(t *testing.T, args []string) {
 		if full {
 			value = "1"
 		}
-		t.Setenv(specs.FullPipelineEnv, value)
+		t.Setenv(load.FullPipelineEnv, value)
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
 		return fmt.Sprintf("exit %d\n-- stdout --\n%s-- stderr --\n%s", code, stdout.String(), stderr.String())
@@ -126,7 +126,7 @@ func comparePipelines(t *testing.T, args []string) {
 func TestPipelinesAgreeOnHistory(t *testing.T) {
 	args := []string{"changelog", "build", "../../testdata/seed-history"}
 	runWith := func(full string) string {
-		t.Setenv(specs.FullPipelineEnv, full)
+		t.Setenv(load.FullPipelineEnv, full)
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
 		return fmt.Sprintf("exit %d\n-- stdout --\n%s-- stderr --\n%s", code, stdout.String(), stderr.String())

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 )
 
 // Tests that run apiver as a process of their own (to kill it, to give it
@@ -71,7 +71,7 @@ func runProcess(guard time.Duration, dir string, env []string, args ...string) p
 // flagsOnly is the environment a process adds so that only its flags
 // choose the pipeline and the config, whatever the test's environment
 // says: the fast pipeline, and no config but a --config given.
-var flagsOnly = []string{specs.FullPipelineEnv + "=", configEnv + "="}
+var flagsOnly = []string{load.FullPipelineEnv + "=", configEnv + "="}
 
 // agreeAsProcesses is agree with each pipeline a process of its own in dir:
 // it reads neither the test's working directory nor its environment, so the

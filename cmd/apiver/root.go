@@ -10,6 +10,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/suggest"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/pipeline"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/printer"
@@ -229,7 +230,7 @@ func (f *pairFlags) register(fs *pflag.FlagSet) {
 // registerPipeline adds the flags of every command that compares
 // snapshots: the switch to the full pipeline and --verbose.
 func registerPipeline(fs *pflag.FlagSet, full, verbose *bool) {
-	fs.BoolVar(full, "full-pipeline", false, "load and diff both documents whole, not only what can differ (also "+specs.FullPipelineEnv+"=1)")
+	fs.BoolVar(full, "full-pipeline", false, "load and diff both documents whole, not only what can differ (also "+load.FullPipelineEnv+"=1)")
 	fs.BoolVarP(verbose, "verbose", "v", false, "say on stderr how the snapshots were loaded")
 }
 

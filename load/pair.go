@@ -1,4 +1,4 @@
-package specs
+package load
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
 	"golang.org/x/sync/errgroup"
 )
@@ -57,7 +58,7 @@ func (o PairOptions) validator() *prune.Validator {
 
 // LoadDiffPair reads and loads the base and revision of a comparison. The
 // snapshots are for diff.Compare only: see LoadReducedPair.
-func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions, opts PairOptions) (base, revision *Snapshot, err error) {
+func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts specs.LoadOptions, opts PairOptions) (base, revision *specs.Snapshot, err error) {
 	baseSrc, revSrc, err := ReadPair(basePath, revisionPath, baseOpts, revisionOpts, opts)
 	if err != nil {
 		return nil, nil, err
@@ -67,9 +68,9 @@ func LoadDiffPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOpti
 
 // ReadPair reads the base and revision of a comparison, without parsing
 // them, and tells opts.Read their size.
-func ReadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions, opts PairOptions) (base, revision *Source, err error) {
-	if err := both(func() (err error) { base, err = Read(basePath, baseOpts); return err },
-		func() (err error) { revision, err = Read(revisionPath, revisionOpts); return err }); err != nil {
+func ReadPair(basePath, revisionPath string, baseOpts, revisionOpts specs.LoadOptions, opts PairOptions) (base, revision *specs.Source, err error) {
+	if err := both(func() (err error) { base, err = specs.Read(basePath, baseOpts); return err },
+		func() (err error) { revision, err = specs.Read(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
 	}
 	if opts.Read != nil {
@@ -102,13 +103,13 @@ func both(base, revision func() error) error {
 // which reports it. A document that cannot be reduced is loaded whole, and
 // its partner whole but for its descriptions and examples; opts.Note says
 // why. Input errors are those of the whole texts.
-func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, err error) {
+func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *specs.Snapshot, err error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
 			opts.Note(fmt.Sprintf(format, args...))
 		}
 	}
-	whole := func() (*Snapshot, *Snapshot, error) {
+	whole := func() (*specs.Snapshot, *specs.Snapshot, error) {
 		if err := both(func() (err error) { b, err = loadSource(base); return err },
 			func() (err error) { r, err = loadSource(revision); return err }); err != nil {
 			return nil, nil, err
@@ -120,7 +121,7 @@ func LoadReducedPair(base, revision *Source, opts PairOptions) (b, r *Snapshot, 
 		return whole()
 	}
 	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
-	for _, s := range []*Source{base, revision} {
+	for _, s := range []*specs.Source{base, revision} {
 		if s.Structure() != nil {
 			return whole() // the whole load reports it
 		}
@@ -219,9 +220,9 @@ type Plan struct {
 
 // PlanPair compares two sources with the fast pass; nil, with why, when a
 // document cannot be read by it.
-func PlanPair(base, revision *Source) (plan *Plan, why string) {
+func PlanPair(base, revision *specs.Source) (plan *Plan, why string) {
 	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
-	for _, s := range []*Source{base, revision} {
+	for _, s := range []*specs.Source{base, revision} {
 		switch {
 		case s.Structure() != nil:
 			return nil, s.Path() + ": " + s.Structure().Msg
@@ -255,7 +256,7 @@ func (p *Plan) ComponentChanged(kind, name string) bool {
 
 // emptied is s's text without the descriptions and examples the diff does
 // not compare; nil when s cannot be reduced.
-func emptied(s *Source) []byte {
+func emptied(s *specs.Source) []byte {
 	if s.Indexed().Why != "" {
 		return nil
 	}
@@ -265,7 +266,7 @@ func emptied(s *Source) []byte {
 // loadReducedOrWhole loads text, a reduced copy of s's own, or s whole
 // when it does not load. The whole text then reports an input error; if
 // it loads, the reduction lost something, which note says.
-func loadReducedOrWhole(s *Source, text []byte, note func(string, ...any)) (*Snapshot, error) {
+func loadReducedOrWhole(s *specs.Source, text []byte, note func(string, ...any)) (*specs.Snapshot, error) {
 	snap, err := loadReduced(s, text)
 	if err == nil {
 		snap.Reduced = true
@@ -279,7 +280,7 @@ func loadReducedOrWhole(s *Source, text []byte, note func(string, ...any)) (*Sna
 }
 
 // loadText loads text in place of s's own, or s whole when text is nil.
-func loadText(s *Source, text []byte) (*Snapshot, error) {
+func loadText(s *specs.Source, text []byte) (*specs.Snapshot, error) {
 	if text == nil {
 		return loadSource(s)
 	}
@@ -297,7 +298,7 @@ func loadText(s *Source, text []byte) (*Snapshot, error) {
 // descriptions and examples no diff compares, and so is that neighbour
 // (its own comparison with s fails the same way), so a pair without a plan
 // compares two documents that hold all the diff reads.
-func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Snapshot, error) {
+func LoadForComparisons(s *specs.Source, neighbours []*specs.Source, opts PairOptions) (*specs.Snapshot, error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
 			opts.Note(fmt.Sprintf(format, args...))
@@ -332,7 +333,7 @@ func LoadForComparisons(s *Source, neighbours []*Source, opts PairOptions) (*Sna
 
 // loadReductions loads s, indexed and reducible, keeping what any of reds
 // (its comparisons' reductions) keeps.
-func loadReductions(s *Source, reds []*prune.Reduction, opts PairOptions) (*Snapshot, error) {
+func loadReductions(s *specs.Source, reds []*prune.Reduction, opts PairOptions) (*specs.Snapshot, error) {
 	note := func(format string, args ...any) {
 		if opts.Note != nil {
 			opts.Note(fmt.Sprintf(format, args...))

@@ -1,9 +1,10 @@
-package specs_test
+package load_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -25,7 +26,7 @@ func loadRulePair(t *testing.T, full bool) (base, revision *specs.Snapshot, note
 		}
 	}
 	note := func(s string) { notes = append(notes, s) }
-	base, revision, err = specs.LoadDiffPair(paths[0], paths[1], specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{Full: full, Note: note})
+	base, revision, err = load.LoadDiffPair(paths[0], paths[1], specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: full, Note: note})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestReducedLoadFallsBack(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			a, b := writeFile(t, dir, "a.yaml", text), writeFile(t, dir, "b.yaml", text)
-			base, _, err := specs.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{})
+			base, _, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestReducedLoadFallsBack(t *testing.T) {
 			a := writeFile(t, dir, "a.yaml", text)
 			b := writeFile(t, dir, "b.yaml", text)
 			var notes []string
-			base, _, err := specs.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{Note: func(s string) { notes = append(notes, s) }})
+			base, _, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Note: func(s string) { notes = append(notes, s) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,8 +134,8 @@ func TestReducedLoadReportsWholeErrors(t *testing.T) {
 	dir := t.TempDir()
 	doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Missing'\n"
 	a, b := writeFile(t, dir, "a.yaml", doc), writeFile(t, dir, "b.yaml", doc)
-	_, _, errReduced := specs.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{})
-	_, _, errFull := specs.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, specs.PairOptions{Full: true})
+	_, _, errReduced := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
+	_, _, errFull := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
 	if errReduced == nil || errFull == nil || errReduced.Error() != errFull.Error() {
 		t.Errorf("reduced load error %v, full %v: want the same error", errReduced, errFull)
 	}

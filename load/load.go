@@ -1,4 +1,10 @@
-package specs
+// Package load loads snapshots for a comparison: the sources package specs
+// read, parsed by kin-openapi into Snapshots, whole or reduced to only what
+// can differ between the documents compared, as the fast pass (package
+// prune) plans it; a pair of snapshots, a snapshot for its neighbours in a
+// history, and folders of version documents for their comparisons
+// (DocumentPair) or their operations alone (LoadDocumentSet).
+package load
 
 import (
 	"context"
@@ -10,12 +16,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // LoadPair loads the base and revision snapshots concurrently.
-func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions) (base, revision *Snapshot, err error) {
+func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts specs.LoadOptions) (base, revision *specs.Snapshot, err error) {
 	if err := both(func() (err error) { base, err = Load(basePath, baseOpts); return err },
 		func() (err error) { revision, err = Load(revisionPath, revisionOpts); return err }); err != nil {
 		return nil, nil, err
@@ -26,8 +33,8 @@ func LoadPair(basePath, revisionPath string, baseOpts, revisionOpts LoadOptions)
 // Load reads and parses one snapshot file, or REF:PATH from git when no file
 // has that name. Local $refs are resolved relative to the file; remote ones
 // are refused unless opts.AllowRemoteRefs.
-func Load(path string, opts LoadOptions) (*Snapshot, error) {
-	src, err := Read(path, opts)
+func Load(path string, opts specs.LoadOptions) (*specs.Snapshot, error) {
+	src, err := specs.Read(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +43,7 @@ func Load(path string, opts LoadOptions) (*Snapshot, error) {
 
 // loadSource parses the whole document. After Index, it reuses its
 // structure check instead of parsing the YAML once more.
-func loadSource(s *Source) (*Snapshot, error) {
+func loadSource(s *specs.Source) (*specs.Snapshot, error) {
 	return parseSource(s, s.Data(), s.RefReader(), s.Checked())
 }
 
@@ -44,7 +51,7 @@ func loadSource(s *Source) (*Snapshot, error) {
 // Only documents that name no other file are reduced, so a $ref that
 // kin-openapi would read from a file is one the reduction lost: an error,
 // which makes the caller load the whole text instead.
-func loadReduced(s *Source, text []byte) (*Snapshot, error) {
+func loadReduced(s *specs.Source, text []byte) (*specs.Snapshot, error) {
 	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
 		return nil, fmt.Errorf("a $ref into %s lost its target", location)
 	}
@@ -54,7 +61,7 @@ func loadReduced(s *Source, text []byte) (*Snapshot, error) {
 // parseSource parses text in place of the source's own, reading $ref'd files
 // with read; errors are those of the source's own text. checked says the
 // source's structure was checked already.
-func parseSource(s *Source, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*Snapshot, error) {
+func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*specs.Snapshot, error) {
 	files := map[string]string{(&url.URL{Path: s.Path()}).String(): s.Path()}
 	var mu sync.Mutex
 	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
@@ -69,7 +76,7 @@ func parseSource(s *Source, text []byte, read openapi3.ReadFromURIFunc, checked 
 	doc, err := parse(s.Path(), s.Data(), text, recorded, checked, s.MaxNodes())
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
-		if e, ok := errors.AsType[*Error](err); ok && s.Ref() != "" {
+		if e, ok := errors.AsType[*specs.Error](err); ok && s.Ref() != "" {
 			e.File = s.Arg()
 		}
 		return nil, err
@@ -80,7 +87,7 @@ func parseSource(s *Source, text []byte, read openapi3.ReadFromURIFunc, checked 
 		if s.Ref() != "" {
 			file = s.Arg()
 		}
-		return nil, &Error{File: file, Msg: why}
+		return nil, &specs.Error{File: file, Msg: why}
 	}
 	return s.Snapshot(doc, text, files), nil
 }
@@ -88,7 +95,7 @@ func parseSource(s *Source, text []byte, read openapi3.ReadFromURIFunc, checked 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, RefReader(path, allowRemoteRefs), false, 0)
+	return parse(path, data, data, specs.RefReader(path, allowRemoteRefs), false, 0)
 }
 
 // parse is Parse with read reading the $ref'd files. kin-openapi reads text,
@@ -97,10 +104,10 @@ func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) 
 // (0: DefaultMaxNodes), and named in errors.
 func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
-		return nil, &Error{File: path, Msg: "the file is empty"}
+		return nil, &specs.Error{File: path, Msg: "the file is empty"}
 	}
 	if !checked {
-		if bad := CheckText(data, maxNodes); bad != nil {
+		if bad := specs.CheckText(data, maxNodes); bad != nil {
 			bad.File = path
 			return nil, bad
 		}
@@ -112,7 +119,7 @@ func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checke
 	loader.ReadFromURIFunc = read
 	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
 	if err != nil {
-		return nil, DescribeLoadError(path, data, err)
+		return nil, specs.DescribeLoadError(path, data, err)
 	}
 	switch {
 	case strings.HasPrefix(doc.OpenAPI, "3."):
@@ -124,11 +131,11 @@ func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checke
 		}
 		return doc, nil
 	case doc.Extensions["swagger"] != nil:
-		return nil, &Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
+		return nil, &specs.Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
 	case doc.OpenAPI == "":
-		return nil, &Error{File: path, Msg: "not an OpenAPI document: it has no \"openapi\" field"}
+		return nil, &specs.Error{File: path, Msg: "not an OpenAPI document: it has no \"openapi\" field"}
 	default:
-		return nil, &Error{File: path, Msg: fmt.Sprintf("OpenAPI %q is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
+		return nil, &specs.Error{File: path, Msg: fmt.Sprintf("OpenAPI %q is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
 	}
 }
 
@@ -163,7 +170,7 @@ func checkDuplicateParameters(path string, doc *openapi3.T) error {
 					seen[key] = true
 					continue
 				}
-				e := &Error{File: path, Msg: fmt.Sprintf("duplicate parameter: %s lists the %s parameter %q twice, which the OpenAPI specification forbids", list.where, key[0], key[1])}
+				e := &specs.Error{File: path, Msg: fmt.Sprintf("duplicate parameter: %s lists the %s parameter %q twice, which the OpenAPI specification forbids", list.where, key[0], key[1])}
 				if list.origin != nil && list.origin.Key != nil {
 					e.Line = list.origin.Key.Line
 				}
@@ -194,7 +201,7 @@ func checkPathTemplates(path string, doc *openapi3.T) error {
 				seen[key] = p
 				continue
 			}
-			e := &Error{File: path, Msg: fmt.Sprintf("duplicate endpoint: %s %s and %s %s differ only in their path parameter names, which the OpenAPI specification forbids", method, other, method, p)}
+			e := &specs.Error{File: path, Msg: fmt.Sprintf("duplicate endpoint: %s %s and %s %s differ only in their path parameter names, which the OpenAPI specification forbids", method, other, method, p)}
 			if op := item.GetOperation(method); op != nil && op.Origin != nil && op.Origin.Key != nil {
 				e.Line = op.Origin.Key.Line
 			}

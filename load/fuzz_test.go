@@ -1,11 +1,11 @@
-package specs_test
+package load_test
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
 
-	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/load"
 )
 
 // The seed corpora are in testdata/fuzz/<FuzzName>; go test runs them (and
@@ -30,8 +30,8 @@ func FuzzParse(f *testing.F) {
 	// Relative $refs resolve in an empty directory; remote ones are refused.
 	path := filepath.Join(f.TempDir(), "api-2024-01-01.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := specs.Parse(path, data, false)
-		doc2, err2 := specs.Parse(path, data, false)
+		doc, err := load.Parse(path, data, false)
+		doc2, err2 := load.Parse(path, data, false)
 		if errorString(err) != errorString(err2) {
 			t.Fatalf("two parses disagree: %v / %v", err, err2)
 		}

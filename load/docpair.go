@@ -1,4 +1,4 @@
-package specs
+package load
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
 	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
@@ -17,9 +18,9 @@ type DocumentComparison struct {
 	// Base is the base's document of the version; for a document new in
 	// the revision, its predecessor in the revision (nil for the first
 	// release, and for a new pre-release, which is compared with nothing).
-	Base *VersionDocument
+	Base *specs.VersionDocument
 	// Revision is the revision's document, nil when the version is gone.
-	Revision *VersionDocument
+	Revision *specs.VersionDocument
 	// New says Revision is not in the base.
 	New bool
 	// Identical says both documents hold the same bytes and name no other
@@ -48,16 +49,16 @@ type DocumentComparison struct {
 	// BaseSnapshot and RevisionSnapshot are what the diff compares, when
 	// Diff is set: the documents, or copies of them that keep only what
 	// the comparison diffs, every node on its line.
-	BaseSnapshot, RevisionSnapshot *Snapshot
+	BaseSnapshot, RevisionSnapshot *specs.Snapshot
 }
 
 // DocumentPair is two document sets loaded for their comparisons.
 type DocumentPair struct {
-	Base, Revision *DocumentSet
+	Base, Revision *specs.DocumentSet
 	Comparisons    []*DocumentComparison
 	// trees are the texts loaded for comparisons, parsed for NodeAt.
 	treesMu sync.Mutex
-	trees   map[*Snapshot]*yaml.Node
+	trees   map[*specs.Snapshot]*yaml.Node
 	// states are what the fast pass read of the documents.
 	states states
 }
@@ -67,7 +68,7 @@ type DocumentPair struct {
 // predecessor there (the latest earlier released document, of its
 // resource in a resource tree); a new pre-release and a version gone with
 // nothing.
-func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
+func DocumentComparisons(base, revision *specs.DocumentSet) []*DocumentComparison {
 	var out []*DocumentComparison
 	for _, r := range revision.Documents {
 		switch b := base.DocumentOf(r.Resource, r.Version); {
@@ -93,14 +94,14 @@ func DocumentComparisons(base, revision *DocumentSet) []*DocumentComparison {
 // document is loaded, and every comparison diffed, as LoadForComparisons
 // loads a history's snapshots (loadWhole). Release lets the fast pass's
 // trees go once the pair's changes are placed.
-func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentPair, error) {
+func LoadDocumentPair(base, revision *specs.DocumentSet, opts PairOptions) (*DocumentPair, error) {
 	pair := &DocumentPair{Base: base, Revision: revision, Comparisons: DocumentComparisons(base, revision)}
 	if opts.Read != nil {
 		// What is held at once, as large as the largest: the trees read
 		// ahead (one per core), the two newest documents', the two of the
 		// comparison planned, and the two copies a comparison loads.
 		var sizes []int64
-		for _, set := range []*DocumentSet{base, revision} {
+		for _, set := range []*specs.DocumentSet{base, revision} {
 			for _, d := range set.Documents {
 				sizes = append(sizes, d.Source.Size())
 			}
@@ -147,7 +148,7 @@ func LoadDocumentPair(base, revision *DocumentSet, opts PairOptions) (*DocumentP
 
 // reset forgets what a fast pass that gave up read, for loadWhole.
 func (p *DocumentPair) reset() {
-	for _, set := range []*DocumentSet{p.Base, p.Revision} {
+	for _, set := range []*specs.DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
 			d.Source = d.Source.WithData(d.Source.Data())
 			d.Snapshot = nil
@@ -164,9 +165,9 @@ func (p *DocumentPair) reset() {
 func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	base, revision := pair.Base, pair.Revision
 	all := append(slices.Clone(base.Documents), revision.Documents...)
-	parallel(all, func(_ int, d *VersionDocument) { d.Source.Index() })
+	parallel(all, func(_ int, d *specs.VersionDocument) { d.Source.Index() })
 
-	alias := map[*VersionDocument]*VersionDocument{} // base document -> the revision's, the same bytes
+	alias := map[*specs.VersionDocument]*specs.VersionDocument{} // base document -> the revision's, the same bytes
 	for _, c := range pair.Comparisons {
 		if c.Base == nil || c.Revision == nil {
 			continue
@@ -180,13 +181,13 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 	}
 
 	// The documents diffed, each for all its comparisons.
-	neighbours := map[*VersionDocument][]*Source{}
-	var diffed, others []*VersionDocument
+	neighbours := map[*specs.VersionDocument][]*specs.Source{}
+	var diffed, others []*specs.VersionDocument
 	for _, c := range pair.Comparisons {
 		if !c.Diff {
 			continue
 		}
-		for _, d := range []*VersionDocument{c.Base, c.Revision} {
+		for _, d := range []*specs.VersionDocument{c.Base, c.Revision} {
 			if len(neighbours[d]) == 0 {
 				diffed = append(diffed, d)
 			}
@@ -199,13 +200,13 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 			others = append(others, d)
 		}
 	}
-	if err := loadAll(diffed, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
+	if err := loadAll(diffed, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
 		return LoadForComparisons(d.Source, neighbours[d], o)
 	}); err != nil {
 		return err
 	}
-	if err := loadAll(others, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+	if err := loadAll(others, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
+		return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 	}); err != nil {
 		return err
 	}
@@ -240,17 +241,17 @@ func (pair *DocumentPair) loadWhole(opts PairOptions) error {
 }
 
 // parallel calls fn on every document, one per core.
-func parallel(docs []*VersionDocument, fn func(int, *VersionDocument)) {
+func parallel(docs []*specs.VersionDocument, fn func(int, *specs.VersionDocument)) {
 	parallelDo(len(docs), func(i int) { fn(i, docs[i]) })
 }
 
 // loadAll loads documents in parallel with load; their notes are told in
 // order, and the error is the first document's in order, so that the same
 // input gives the same output.
-func loadAll(docs []*VersionDocument, opts PairOptions, load func(*VersionDocument, PairOptions) (*Snapshot, error)) error {
+func loadAll(docs []*specs.VersionDocument, opts PairOptions, load func(*specs.VersionDocument, PairOptions) (*specs.Snapshot, error)) error {
 	notes := make([][]string, len(docs))
 	errs := make([]error, len(docs))
-	parallel(docs, func(i int, d *VersionDocument) {
+	parallel(docs, func(i int, d *specs.VersionDocument) {
 		o := opts
 		if opts.Note != nil {
 			o.Note = func(note string) { notes[i] = append(notes[i], note) }
@@ -284,7 +285,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // NodeAt names the node at a position (line and column, the column 0 when
 // unknown) of what comparison c loaded of d: a copy that keeps only what
 // it diffs, every node on its line, or d whole.
-func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, column int) NodePath {
+func (p *DocumentPair) NodeAt(c *DocumentComparison, d *specs.VersionDocument, line, column int) specs.NodePath {
 	s := c.BaseSnapshot
 	if d == c.Revision {
 		s = c.RevisionSnapshot
@@ -293,27 +294,27 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *VersionDocument, line, c
 		return nil
 	}
 	if doc := d.Source.Indexed(); doc != nil && doc.Root() != nil && bytes.Equal(s.Text(), d.Source.Data()) {
-		return NodeAt(doc.Root(), line, column)
+		return specs.NodeAt(doc.Root(), line, column)
 	}
 	p.treesMu.Lock()
 	defer p.treesMu.Unlock()
 	tree, ok := p.trees[s]
 	if !ok {
-		tree = ParseNode(s.Text())
+		tree = specs.ParseNode(s.Text())
 		if p.trees == nil {
-			p.trees = map[*Snapshot]*yaml.Node{}
+			p.trees = map[*specs.Snapshot]*yaml.Node{}
 		}
 		p.trees[s] = tree
 	}
 	if tree == nil {
 		return nil
 	}
-	return NodeAt(tree, line, column)
+	return specs.NodeAt(tree, line, column)
 }
 
 // Place is the line of d that holds node, or its nearest ancestor there;
 // line itself when d has none of it, or its places are gone.
-func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
+func (p *DocumentPair) Place(d *specs.VersionDocument, node specs.NodePath, line int) int {
 	if places := p.states.positions(d); places != nil {
 		if at, ok := places.Find(node); ok {
 			return at
@@ -324,10 +325,10 @@ func (p *DocumentPair) Place(d *VersionDocument, node NodePath, line int) int {
 
 // positions are d's places: read with the outline, or from the tree of
 // the whole load.
-func (st *states) positions(d *VersionDocument) *Positions {
+func (st *states) positions(d *specs.VersionDocument) *specs.Positions {
 	o := st.of(d)
 	if doc := d.Source.Indexed(); o.places == nil && doc != nil && doc.Root() != nil {
-		o.places = PositionsOf(doc.Root())
+		o.places = specs.PositionsOf(doc.Root())
 	}
 	return o.places
 }
@@ -337,7 +338,7 @@ func (st *states) positions(d *VersionDocument) *Positions {
 // removal goes: the line of the same node when the revision still has it,
 // else of its nearest ancestor there. ok is false when the file is no base
 // document, or the revision no longer has the document.
-func (p *DocumentPair) Anchor(file, ref string, line int, node NodePath) (toFile, toRef string, toLine int, ok bool) {
+func (p *DocumentPair) Anchor(file, ref string, line int, node specs.NodePath) (toFile, toRef string, toLine int, ok bool) {
 	for _, c := range p.Comparisons {
 		if c.Base == nil || c.Revision == nil || c.New || c.Base.Path() != file || c.Base.Source.Ref() != ref {
 			continue
@@ -353,7 +354,7 @@ func (p *DocumentPair) Anchor(file, ref string, line int, node NodePath) (toFile
 
 // Release lets the fast pass's trees and places go.
 func (p *DocumentPair) Release() {
-	for _, set := range []*DocumentSet{p.Base, p.Revision} {
+	for _, set := range []*specs.DocumentSet{p.Base, p.Revision} {
 		for _, d := range set.Documents {
 			d.Source.DropTree()
 			p.states.of(d).places = nil
@@ -364,7 +365,7 @@ func (p *DocumentPair) Release() {
 
 // identical reports whether two sources hold the same document: the same
 // bytes, naming no other file (whose bytes could differ).
-func identical(a, b *Source) bool {
+func identical(a, b *specs.Source) bool {
 	return bytes.Equal(a.Data(), b.Data()) && a.Structure() == nil && a.Indexed() != nil && a.Indexed().Why == ""
 }
 
@@ -372,12 +373,12 @@ func identical(a, b *Source) bool {
 // their operations and lifecycles, not their schemas: the newest is loaded
 // without its schemas, and the others take their operations from it where
 // they read the same (by their outlines), or are loaded so too.
-func LoadDocumentSet(set *DocumentSet, opts PairOptions) error {
+func LoadDocumentSet(set *specs.DocumentSet, opts PairOptions) error {
 	if opts.Validator == nil {
 		opts.Validator = prune.NewValidator()
 	}
-	self := func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-		return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+	self := func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
+		return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 	}
 	var st states
 	defer func() {

@@ -1,4 +1,4 @@
-package specs_test
+package load_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/nonet"
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
@@ -118,7 +119,7 @@ func TestLoadInputErrors(t *testing.T) {
 			if tt.data != nil {
 				writeFile(t, dir, tt.file, *tt.data)
 			}
-			snap, err := specs.Load(path, specs.LoadOptions{})
+			snap, err := load.Load(path, specs.LoadOptions{})
 			if snap != nil {
 				t.Errorf("Load returned a snapshot with the error")
 			}
@@ -132,7 +133,7 @@ func TestLoadInputErrors(t *testing.T) {
 			if tt.data == nil || strings.Contains(tt.file, "2024-02-30") {
 				return
 			}
-			doc, perr := specs.Parse(path, []byte(*tt.data), false)
+			doc, perr := load.Parse(path, []byte(*tt.data), false)
 			if doc != nil {
 				t.Errorf("Parse returned a document with the error")
 			}
@@ -144,7 +145,7 @@ func TestLoadInputErrors(t *testing.T) {
 func TestLoadDirectory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, err := specs.Load(dir, specs.LoadOptions{})
+	_, err := load.Load(dir, specs.LoadOptions{})
 	checkSpecError(t, err, dir, 0)
 }
 
@@ -153,7 +154,7 @@ func TestLoadDuplicateKey(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "api.yaml", "openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n  version: '1'\npaths: {}\n")
-	_, err := specs.Load(path, specs.LoadOptions{})
+	_, err := load.Load(path, specs.LoadOptions{})
 	checkSpecError(t, err, path, 4)
 }
 
@@ -187,7 +188,7 @@ func TestLoadYAMLParserErrorLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := specs.Parse("api.yaml", []byte(tt.data), false)
+			_, err := load.Parse("api.yaml", []byte(tt.data), false)
 			se := checkSpecError(t, err, "api.yaml", anyLine)
 			found := false
 			for _, l := range tt.want {
@@ -221,7 +222,7 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 			dir := t.TempDir()
 			path := writeFile(t, dir, "api-2024-01-01.yaml", tt.data)
 			start := time.Now()
-			snap, err := specs.Load(path, specs.LoadOptions{})
+			snap, err := load.Load(path, specs.LoadOptions{})
 			if elapsed := time.Since(start); elapsed > 2*time.Second {
 				t.Errorf("Load took %v, want it to refuse at once", elapsed)
 			}
@@ -251,7 +252,7 @@ func TestLoadAllowRemoteRefs(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "api.yaml", docWithSchemaRef(srv.URL+"/x.yaml#/components/schemas/X"))
-	snap, err := specs.Load(path, specs.LoadOptions{AllowRemoteRefs: true})
+	snap, err := load.Load(path, specs.LoadOptions{AllowRemoteRefs: true})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -291,7 +292,7 @@ func TestLoadLocalRefs(t *testing.T) {
 			writeFile(t, dir, "spec/sub/deeper.yaml", outside)
 			ref := strings.ReplaceAll(tt.ref, "ABS", filepath.ToSlash(dir))
 			path := writeFile(t, dir, "spec/api.yaml", docWithSchemaRef(ref))
-			snap, err := specs.Load(path, specs.LoadOptions{})
+			snap, err := load.Load(path, specs.LoadOptions{})
 			if tt.refused {
 				checkSpecError(t, err, path, anyLine)
 				return
@@ -316,7 +317,7 @@ func TestLoadRefusesSymlinkLeavingDirectory(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(dir, "spec", "link.yaml")); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
-	_, err := specs.Load(path, specs.LoadOptions{})
+	_, err := load.Load(path, specs.LoadOptions{})
 	checkSpecError(t, err, path, anyLine)
 }
 
@@ -330,7 +331,7 @@ func TestLoadRelativeRefsFromTestdata(t *testing.T) {
 	for _, path := range []string{rel, abs} {
 		t.Run(path, func(t *testing.T) {
 			t.Parallel()
-			snap, err := specs.Load(path, specs.LoadOptions{})
+			snap, err := load.Load(path, specs.LoadOptions{})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -406,7 +407,7 @@ func TestLoadSnapshot(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			path := writeFile(t, dir, tt.file, tt.data)
-			snap, err := specs.Load(path, tt.opts)
+			snap, err := load.Load(path, tt.opts)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -434,7 +435,7 @@ func TestLoadJSONOperations(t *testing.T) {
                "application/vnd.example.2024-01-01+json": {"schema": {"type": "object"}}}}}}}}}`
 	dir := t.TempDir()
 	path := writeFile(t, dir, "example.json", json)
-	snap, err := specs.Load(path, specs.LoadOptions{})
+	snap, err := load.Load(path, specs.LoadOptions{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -471,7 +472,7 @@ paths:
                   nickname:
                     type: [string, "null"]
 `
-	doc, err := specs.Parse("api.yaml", []byte(doc31), false)
+	doc, err := load.Parse("api.yaml", []byte(doc31), false)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -497,7 +498,7 @@ func TestLoadPair(t *testing.T) {
 
 	t.Run("both", func(t *testing.T) {
 		t.Parallel()
-		base, rev, err := specs.LoadPair(basePath, revPath, specs.LoadOptions{}, specs.LoadOptions{Date: override})
+		base, rev, err := load.LoadPair(basePath, revPath, specs.LoadOptions{}, specs.LoadOptions{Date: override})
 		if err != nil {
 			t.Fatalf("LoadPair: %v", err)
 		}
@@ -537,7 +538,7 @@ func TestLoadPair(t *testing.T) {
 	for _, tt := range errTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			base, rev, err := specs.LoadPair(tt.base, tt.rev, specs.LoadOptions{}, specs.LoadOptions{})
+			base, rev, err := load.LoadPair(tt.base, tt.rev, specs.LoadOptions{}, specs.LoadOptions{})
 			if base != nil || rev != nil {
 				t.Errorf("LoadPair returned snapshots with the error")
 			}

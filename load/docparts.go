@@ -1,4 +1,4 @@
-package specs
+package load
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/specs/prune"
 	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
@@ -40,22 +41,22 @@ type digest = [2]uint64
 // on it.
 type state struct {
 	outline *outline
-	places  *Positions
+	places  *specs.Positions
 }
 
 // states are the states of the documents of a pair or a set, each
 // document's read and written by one goroutine at a time.
 type states struct {
 	mu sync.Mutex
-	m  map[*VersionDocument]*state
+	m  map[*specs.VersionDocument]*state
 }
 
 // of is d's state.
-func (st *states) of(d *VersionDocument) *state {
+func (st *states) of(d *specs.VersionDocument) *state {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.m == nil {
-		st.m = map[*VersionDocument]*state{}
+		st.m = map[*specs.VersionDocument]*state{}
 	}
 	if st.m[d] == nil {
 		st.m[d] = &state{}
@@ -72,7 +73,7 @@ func (st *states) forget() {
 
 // outlineTree reads d's outline and places from its tree (indexed); ok
 // is false when d cannot be reduced.
-func (st *states) outlineTree(d *VersionDocument) (ok bool) {
+func (st *states) outlineTree(d *specs.VersionDocument) (ok bool) {
 	s := d.Source
 	if s.Structure() != nil || s.Indexed() == nil || s.Indexed().Why != "" {
 		return false
@@ -97,7 +98,7 @@ func (st *states) outlineTree(d *VersionDocument) (ok bool) {
 		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
 	at := st.of(d)
-	at.outline, at.places = o, PositionsOf(doc.Root())
+	at.outline, at.places = o, specs.PositionsOf(doc.Root())
 	return true
 }
 
@@ -106,9 +107,9 @@ func (st *states) outlineTree(d *VersionDocument) (ok bool) {
 // outlines, not their trees. Each is read as the loader would read it
 // (prune.Validator.CheckAll): nothing loads them. It reports whether every
 // document could be reduced and read so.
-func (st *states) outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
+func (st *states) outlineAll(docs []*specs.VersionDocument, v *prune.Validator) bool {
 	ok := make([]bool, len(docs))
-	parallel(docs, func(i int, d *VersionDocument) {
+	parallel(docs, func(i int, d *specs.VersionDocument) {
 		d.Source.Index()
 		ok[i] = st.outlineTree(d) && v.CheckAll(d.Source.Indexed()) == nil
 		d.Source.DropTree()
@@ -117,7 +118,7 @@ func (st *states) outlineAll(docs []*VersionDocument, v *prune.Validator) bool {
 }
 
 // addViews indexes ops, views of d's operations, by their Signatures in d.
-func (st *states) addViews(d *VersionDocument, views map[digest]*versions.Operation, ops []*versions.Operation) {
+func (st *states) addViews(d *specs.VersionDocument, views map[digest]*versions.Operation, ops []*versions.Operation) {
 	o := st.of(d).outline
 	for _, op := range ops {
 		if sig, ok := o.sigs[strings.ToLower(op.Method)+" "+op.Path]; ok {
@@ -129,7 +130,7 @@ func (st *states) addViews(d *VersionDocument, views map[digest]*versions.Operat
 // borrow gives d its operations from views of documents loaded, where they
 // read the same (the same Signature), at d's own lines; it reports whether
 // every operation found one.
-func (st *states) borrow(d *VersionDocument, views map[digest]*versions.Operation) bool {
+func (st *states) borrow(d *specs.VersionDocument, views map[digest]*versions.Operation) bool {
 	o := st.of(d).outline
 	var ops []*versions.Operation
 	for _, name := range o.ops {
@@ -169,9 +170,9 @@ func (st *states) borrow(d *VersionDocument, views map[digest]*versions.Operatio
 // done is false when a document cannot be reduced; whole says a part of
 // one would not load, and the whole documents must report it.
 func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err error) {
-	holders := []*VersionDocument{p.Base.Documents[len(p.Base.Documents)-1], p.Revision.Documents[len(p.Revision.Documents)-1]}
+	holders := []*specs.VersionDocument{p.Base.Documents[len(p.Base.Documents)-1], p.Revision.Documents[len(p.Revision.Documents)-1]}
 	// A holder keeps its tree: it may be loaded at the end.
-	uses := map[*VersionDocument]int{holders[0]: 1, holders[1]: 1}
+	uses := map[*specs.VersionDocument]int{holders[0]: 1, holders[1]: 1}
 	for _, c := range p.Comparisons {
 		for _, d := range c.documents() {
 			uses[d]++
@@ -191,7 +192,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	ops := map[sides]*DocumentComparison{}
 	documents := map[sides]*DocumentComparison{}
 	texts := map[*DocumentComparison][][]byte{}
-	validated := map[*VersionDocument]bool{}
+	validated := map[*specs.VersionDocument]bool{}
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		docs := c.documents()
@@ -307,11 +308,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			diffed = append(diffed, c)
 		}
 	}
-	loaded := make([][2]*Snapshot, len(diffed))
+	loaded := make([][2]*specs.Snapshot, len(diffed))
 	errs := make([]error, len(diffed))
 	parallelDo(len(diffed), func(i int) {
 		c := diffed[i]
-		for j, d := range []*VersionDocument{c.Base, c.Revision} {
+		for j, d := range []*specs.VersionDocument{c.Base, c.Revision} {
 			if loaded[i][j], errs[i] = loadReduced(d.Source, texts[c][j]); errs[i] != nil {
 				return
 			}
@@ -330,7 +331,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	// The views of the operations: every copy's, and the newest
 	// revision document's when no copy holds all of its own.
 	views := map[digest]*versions.Operation{}
-	held := map[*VersionDocument]bool{}
+	held := map[*specs.VersionDocument]bool{}
 	for _, c := range diffed {
 		p.states.addViews(c.Base, views, versions.Operations(c.BaseSnapshot.Doc, ""))
 		p.states.addViews(c.Revision, views, versions.Operations(c.RevisionSnapshot.Doc, ""))
@@ -341,8 +342,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		if held[d] {
 			continue
 		}
-		if err := loadAll([]*VersionDocument{d}, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-			return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+		if err := loadAll([]*specs.VersionDocument{d}, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
+			return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 		}); err != nil {
 			return true, false, err
 		}
@@ -356,8 +357,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	// read as those of a revision document loaded here (of its own
 	// version, unchanged) borrows them.
 	var loadErr error
-	for _, set := range []*DocumentSet{p.Revision, p.Base} {
-		var rest []*VersionDocument
+	for _, set := range []*specs.DocumentSet{p.Revision, p.Base} {
+		var rest []*specs.VersionDocument
 		for _, d := range set.Documents {
 			if d.Operations() == nil && !p.states.borrow(d, views) {
 				rest = append(rest, d)
@@ -366,8 +367,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		for _, d := range rest {
 			d.Source = d.Source.WithData(d.Source.Data()) // its tree went with its outline
 		}
-		if err := loadAll(rest, opts, func(d *VersionDocument, o PairOptions) (*Snapshot, error) {
-			return LoadForComparisons(d.Source, []*Source{d.Source}, o)
+		if err := loadAll(rest, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
+			return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 		}); err != nil {
 			if loadErr == nil || set == p.Base {
 				loadErr = err // the base's is the first in order
@@ -389,7 +390,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 // last waited for, never in slots that trees still held could fill: the
 // document waited for is always read, whatever GOMAXPROCS is.
 type reader struct {
-	reads map[*VersionDocument]*reading
+	reads map[*specs.VersionDocument]*reading
 	ahead int
 	mu    sync.Mutex
 	moved *sync.Cond // asked grew, or stop was called
@@ -408,9 +409,9 @@ type reading struct {
 // not the base's document of an Identical comparison, whose outline is
 // the revision's.
 func (p *DocumentPair) readAhead() *reader {
-	r := &reader{reads: map[*VersionDocument]*reading{}, ahead: runtime.GOMAXPROCS(0)}
+	r := &reader{reads: map[*specs.VersionDocument]*reading{}, ahead: runtime.GOMAXPROCS(0)}
 	r.moved = sync.NewCond(&r.mu)
-	var order []*VersionDocument
+	var order []*specs.VersionDocument
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		for _, d := range c.documents() {
@@ -444,7 +445,7 @@ func (p *DocumentPair) readAhead() *reader {
 
 // wait waits for d to be read, and reports whether it could be reduced; a
 // document not read (an Identical base) waits for nothing.
-func (r *reader) wait(d *VersionDocument) bool {
+func (r *reader) wait(d *specs.VersionDocument) bool {
 	rd := r.reads[d]
 	if rd == nil {
 		return true
@@ -460,7 +461,7 @@ func (r *reader) wait(d *VersionDocument) bool {
 }
 
 // done lets d's tree go.
-func (r *reader) done(d *VersionDocument) {
+func (r *reader) done(d *specs.VersionDocument) {
 	if r.reads[d] != nil {
 		d.Source.DropTree()
 	}
@@ -476,9 +477,9 @@ func (r *reader) stop() {
 }
 
 // documents are the comparison's documents, base first.
-func (c *DocumentComparison) documents() []*VersionDocument {
-	var out []*VersionDocument
-	for _, d := range []*VersionDocument{c.Base, c.Revision} {
+func (c *DocumentComparison) documents() []*specs.VersionDocument {
+	var out []*specs.VersionDocument
+	for _, d := range []*specs.VersionDocument{c.Base, c.Revision} {
 		if d != nil {
 			out = append(out, d)
 		}

@@ -1,4 +1,4 @@
-package specs_test
+package load_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -27,20 +28,20 @@ func TestLoadForComparisonsKeepsWhatEitherPairChanged(t *testing.T) {
 	}
 	for i := 1; i+1 < len(paths); i++ {
 		var notes []string
-		reduced, err := specs.LoadForComparisons(sources[i], []*specs.Source{sources[i-1], sources[i+1]},
-			specs.PairOptions{Note: func(note string) { notes = append(notes, note) }})
+		reduced, err := load.LoadForComparisons(sources[i], []*specs.Source{sources[i-1], sources[i+1]},
+			load.PairOptions{Note: func(note string) { notes = append(notes, note) }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole, err := specs.Load(paths[i], specs.LoadOptions{})
+		whole, err := load.Load(paths[i], specs.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reduced.Reduced {
 			t.Errorf("%s: loaded whole: %q", paths[i], notes)
 		}
-		before, _ := specs.PlanPair(sources[i-1], sources[i])
-		after, _ := specs.PlanPair(sources[i], sources[i+1])
+		before, _ := load.PlanPair(sources[i-1], sources[i])
+		after, _ := load.PlanPair(sources[i], sources[i+1])
 		changed := 0
 		for path, item := range whole.Doc.Paths.Map() {
 			for method, op := range item.Operations() {
