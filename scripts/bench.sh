@@ -94,6 +94,7 @@ for _ in $(seq "$runs"); do
   measure oasdiff-pr "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml" --format json
   measure apiver-full-pr "${check[@]}" --full-pipeline --format json "$specs/atlas-api-2024-12-19.yaml" "$work/pr-2024-12-19.yaml"
   measure apiver-broken "${check[@]}" --format json "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
+  measure apiver-broken-gha "${check[@]}" --format githubactions "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
   measure apiver-broken-diff "$work/apiver" diff --config "$config" --format json "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml"
   measure oasdiff-broken "$work/oasdiff" changelog "$specs/atlas-api-2024-12-19.yaml" "$work/broken-2024-12-19.yaml" --format json
   measure apiver-pair "${check[@]}" --format json "$specs/atlas-api-2024-11-19.yaml" "$specs/atlas-api-2024-12-19.yaml"
@@ -114,6 +115,7 @@ compare "one operation changed in 2024-12-19 (a pull request that passes): check
 compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pr oasdiff-pr
 compare "one operation broken in 2024-12-19 (a pull request that fails, with the fix offer): check vs oasdiff changelog" apiver-broken oasdiff-broken
 compare "the same, check vs apiver diff (the same loads and diff, no policy and no fix offer)" apiver-broken apiver-broken-diff
+compare "the same, check --format githubactions (what CI runs) vs --format json" apiver-broken-gha apiver-broken
 compare "real pair 2024-11-19 → 2024-12-19 (fails, with the fix offer): check vs oasdiff changelog" apiver-pair oasdiff-pair
 compare "the same, check vs apiver diff (no policy and no fix offer)" apiver-pair apiver-pair-diff
 compare "the same, check --full-pipeline vs oasdiff changelog" apiver-full-pair oasdiff-pair
