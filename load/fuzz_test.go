@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/load"
 )
 
@@ -15,11 +16,11 @@ import (
 // a document or a one-line *specs.Error naming the file, the same twice.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
-		minimalDoc,
+		spectest.MinimalDoc,
 		`{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {}}`,
-		docWithSchemaRef("#/components/schemas/Nope"),
-		docWithSchemaRef("./other.yaml#/X"),
-		docWithSchemaRef("https://example.com/x.yaml#/X"),
+		spectest.DocWithSchemaRef("#/components/schemas/Nope"),
+		spectest.DocWithSchemaRef("./other.yaml#/X"),
+		spectest.DocWithSchemaRef("https://example.com/x.yaml#/X"),
 		"swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n",
 		"openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n",
 		"x-a: &a [1, 2]\nx-b: [*a, *a]\n",
@@ -39,7 +40,7 @@ func FuzzParse(f *testing.F) {
 			if doc != nil {
 				t.Fatal("Parse returned a document with an error")
 			}
-			specError(t, err)
+			spectest.SpecError(t, err)
 			return
 		}
 		a, errA := json.Marshal(doc)

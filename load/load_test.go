@@ -12,32 +12,12 @@ import (
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/nonet"
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
 	"github.com/google/go-cmp/cmp"
 )
-
-const minimalDoc = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths: {}\n"
-
-// docWithSchemaRef is a document whose one response schema is a $ref to ref.
-func docWithSchemaRef(ref string) string {
-	return `openapi: 3.0.3
-info:
-  title: x
-  version: '1'
-paths:
-  /a:
-    get:
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema:
-                $ref: '` + ref + `'
-`
-}
 
 func TestLoadInputErrors(t *testing.T) {
 	t.Parallel()
@@ -52,8 +32,8 @@ func TestLoadInputErrors(t *testing.T) {
 		{name: "missing file", file: "api-2024-01-01.yaml", data: nil, wantLine: 0},
 		{name: "empty file", file: "api.yaml", data: ptr(""), wantLine: 0},
 		{name: "blank file", file: "api.yaml", data: ptr("  \n\t\n\n"), wantLine: 0},
-		{name: "binary garbage", file: "api.yaml", data: ptr("\x00\x01\x02\xff\xfe\x89PNG\r\n\x1a\n\x00\x00"), wantLine: anyLine},
-		{name: "binary garbage json name", file: "api.json", data: ptr("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff"), wantLine: anyLine},
+		{name: "binary garbage", file: "api.yaml", data: ptr("\x00\x01\x02\xff\xfe\x89PNG\r\n\x1a\n\x00\x00"), wantLine: spectest.AnyLine},
+		{name: "binary garbage json name", file: "api.json", data: ptr("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff"), wantLine: spectest.AnyLine},
 		{
 			// Cut off inside a quoted scalar that starts on line 10.
 			name:     "truncated yaml inside a string",
@@ -80,12 +60,12 @@ func TestLoadInputErrors(t *testing.T) {
 			data:     ptr("openapi: 3.0.3\ninfo:\n  title: x\n    version: '1'\npaths: {}\n"),
 			wantLine: 4,
 		},
-		{name: "json missing comma", file: "api.json", data: ptr(`{"openapi": "3.0.3" "info": {"title": "x", "version": "1"}, "paths": {}}`), wantLine: anyLine},
-		{name: "json mismatched bracket", file: "api.json", data: ptr(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"], "paths": {}}`), wantLine: anyLine},
-		{name: "truncated json", file: "api.json", data: ptr("{\"openapi\": \"3.0.3\",\n \"info\": {\"title\": \"x\", \"version\": \"1\"},\n \"paths\": {\n"), wantLine: anyLine},
+		{name: "json missing comma", file: "api.json", data: ptr(`{"openapi": "3.0.3" "info": {"title": "x", "version": "1"}, "paths": {}}`), wantLine: spectest.AnyLine},
+		{name: "json mismatched bracket", file: "api.json", data: ptr(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"], "paths": {}}`), wantLine: spectest.AnyLine},
+		{name: "truncated json", file: "api.json", data: ptr("{\"openapi\": \"3.0.3\",\n \"info\": {\"title\": \"x\", \"version\": \"1\"},\n \"paths\": {\n"), wantLine: spectest.AnyLine},
 		{name: "yaml that is not openapi", file: "api.yaml", data: ptr("foo: bar\nbaz: [1, 2]\n"), wantLine: 0},
-		{name: "yaml list", file: "api.yaml", data: ptr("- a\n- b\n"), wantLine: anyLine},
-		{name: "yaml scalar", file: "api.yaml", data: ptr("just some text\n"), wantLine: anyLine},
+		{name: "yaml list", file: "api.yaml", data: ptr("- a\n- b\n"), wantLine: spectest.AnyLine},
+		{name: "yaml scalar", file: "api.yaml", data: ptr("just some text\n"), wantLine: spectest.AnyLine},
 		{name: "json that is not openapi", file: "api.json", data: ptr(`{"name": "x", "dependencies": {}}`), wantLine: 0},
 		{
 			name:     "swagger 2.0",
@@ -101,15 +81,15 @@ func TestLoadInputErrors(t *testing.T) {
 			wantLine: 0,
 			wantMsg:  "not supported",
 		},
-		{name: "openapi 4.0.0", file: "api.yaml", data: ptr(strings.Replace(minimalDoc, "3.0.3", "4.0.0", 1)), wantLine: 0},
-		{name: "openapi 4.1", file: "api.yaml", data: ptr(strings.Replace(minimalDoc, "3.0.3", "'4.1'", 1)), wantLine: 0},
-		{name: "openapi 2.0.0", file: "api.yaml", data: ptr(strings.Replace(minimalDoc, "3.0.3", "2.0.0", 1)), wantLine: 0},
-		{name: "openapi 2.0", file: "api.yaml", data: ptr(strings.Replace(minimalDoc, "3.0.3", "'2.0'", 1)), wantLine: 0},
-		{name: "openapi 30.0.0", file: "api.yaml", data: ptr(strings.Replace(minimalDoc, "3.0.3", "30.0.0", 1)), wantLine: 0},
-		{name: "missing local component", file: "api.yaml", data: ptr(docWithSchemaRef("#/components/schemas/Nope") + "components:\n  schemas:\n    Other:\n      type: string\n"), wantLine: anyLine},
-		{name: "missing local component, no components", file: "api.yaml", data: ptr(docWithSchemaRef("#/components/schemas/Nope")), wantLine: anyLine},
-		{name: "missing sibling file", file: "api.yaml", data: ptr(docWithSchemaRef("./nope.yaml#/components/schemas/X")), wantLine: anyLine},
-		{name: "impossible date in file name", file: "api-2024-02-30.yaml", data: ptr(minimalDoc), wantLine: 0},
+		{name: "openapi 4.0.0", file: "api.yaml", data: ptr(strings.Replace(spectest.MinimalDoc, "3.0.3", "4.0.0", 1)), wantLine: 0},
+		{name: "openapi 4.1", file: "api.yaml", data: ptr(strings.Replace(spectest.MinimalDoc, "3.0.3", "'4.1'", 1)), wantLine: 0},
+		{name: "openapi 2.0.0", file: "api.yaml", data: ptr(strings.Replace(spectest.MinimalDoc, "3.0.3", "2.0.0", 1)), wantLine: 0},
+		{name: "openapi 2.0", file: "api.yaml", data: ptr(strings.Replace(spectest.MinimalDoc, "3.0.3", "'2.0'", 1)), wantLine: 0},
+		{name: "openapi 30.0.0", file: "api.yaml", data: ptr(strings.Replace(spectest.MinimalDoc, "3.0.3", "30.0.0", 1)), wantLine: 0},
+		{name: "missing local component", file: "api.yaml", data: ptr(spectest.DocWithSchemaRef("#/components/schemas/Nope") + "components:\n  schemas:\n    Other:\n      type: string\n"), wantLine: spectest.AnyLine},
+		{name: "missing local component, no components", file: "api.yaml", data: ptr(spectest.DocWithSchemaRef("#/components/schemas/Nope")), wantLine: spectest.AnyLine},
+		{name: "missing sibling file", file: "api.yaml", data: ptr(spectest.DocWithSchemaRef("./nope.yaml#/components/schemas/X")), wantLine: spectest.AnyLine},
+		{name: "impossible date in file name", file: "api-2024-02-30.yaml", data: ptr(spectest.MinimalDoc), wantLine: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,13 +97,13 @@ func TestLoadInputErrors(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, tt.file)
 			if tt.data != nil {
-				writeFile(t, dir, tt.file, *tt.data)
+				spectest.WriteFile(t, dir, tt.file, *tt.data)
 			}
 			snap, err := load.Load(path, specs.LoadOptions{})
 			if snap != nil {
 				t.Errorf("Load returned a snapshot with the error")
 			}
-			se := checkSpecError(t, err, path, tt.wantLine)
+			se := spectest.CheckSpecError(t, err, path, tt.wantLine)
 			if tt.wantMsg != "" && !strings.Contains(strings.ToLower(se.Msg), tt.wantMsg) {
 				t.Errorf("Msg = %q, want it to say %q", se.Msg, tt.wantMsg)
 			}
@@ -137,7 +117,7 @@ func TestLoadInputErrors(t *testing.T) {
 			if doc != nil {
 				t.Errorf("Parse returned a document with the error")
 			}
-			checkSpecError(t, perr, path, tt.wantLine)
+			spectest.CheckSpecError(t, perr, path, tt.wantLine)
 		})
 	}
 }
@@ -146,16 +126,16 @@ func TestLoadDirectory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	_, err := load.Load(dir, specs.LoadOptions{})
-	checkSpecError(t, err, dir, 0)
+	spectest.CheckSpecError(t, err, dir, 0)
 }
 
 // A duplicate mapping key is a YAML error with a known line.
 func TestLoadDuplicateKey(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	path := writeFile(t, dir, "api.yaml", "openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n  version: '1'\npaths: {}\n")
+	path := spectest.WriteFile(t, dir, "api.yaml", "openapi: 3.0.3\ninfo:\n  title: x\n  title: y\n  version: '1'\npaths: {}\n")
 	_, err := load.Load(path, specs.LoadOptions{})
-	checkSpecError(t, err, path, 4)
+	spectest.CheckSpecError(t, err, path, 4)
 }
 
 // yaml parser errors (as opposed to scanner errors) carry a 0-based line.
@@ -189,7 +169,7 @@ func TestLoadYAMLParserErrorLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := load.Parse("api.yaml", []byte(tt.data), false)
-			se := checkSpecError(t, err, "api.yaml", anyLine)
+			se := spectest.CheckSpecError(t, err, "api.yaml", spectest.AnyLine)
 			found := false
 			for _, l := range tt.want {
 				found = found || se.Line == l
@@ -210,8 +190,8 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 		name string
 		data string
 	}{
-		{name: "https schema ref", data: docWithSchemaRef("https://example.com/x.yaml#/components/schemas/X")},
-		{name: "http schema ref", data: docWithSchemaRef("http://example.com/x.yaml#/components/schemas/X")},
+		{name: "https schema ref", data: spectest.DocWithSchemaRef("https://example.com/x.yaml#/components/schemas/X")},
+		{name: "http schema ref", data: spectest.DocWithSchemaRef("http://example.com/x.yaml#/components/schemas/X")},
 		{
 			name: "https path item ref",
 			data: "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a:\n    $ref: 'https://example.com/paths.yaml#/a'\n",
@@ -220,7 +200,7 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			path := writeFile(t, dir, "api-2024-01-01.yaml", tt.data)
+			path := spectest.WriteFile(t, dir, "api-2024-01-01.yaml", tt.data)
 			start := time.Now()
 			snap, err := load.Load(path, specs.LoadOptions{})
 			if elapsed := time.Since(start); elapsed > 2*time.Second {
@@ -231,7 +211,7 @@ func TestLoadRefusesRemoteRef(t *testing.T) {
 			}
 			// The *RemoteRefError is reported as a *specs.Error naming the
 			// spec file; its message names the refused URL.
-			se := checkSpecError(t, err, path, anyLine)
+			se := spectest.CheckSpecError(t, err, path, spectest.AnyLine)
 			if !strings.Contains(se.Msg, "example.com") {
 				t.Errorf("Msg = %q, want it to name the refused ref", se.Msg)
 			}
@@ -251,7 +231,7 @@ func TestLoadAllowRemoteRefs(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	path := writeFile(t, dir, "api.yaml", docWithSchemaRef(srv.URL+"/x.yaml#/components/schemas/X"))
+	path := spectest.WriteFile(t, dir, "api.yaml", spectest.DocWithSchemaRef(srv.URL+"/x.yaml#/components/schemas/X"))
 	snap, err := load.Load(path, specs.LoadOptions{AllowRemoteRefs: true})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -286,15 +266,15 @@ func TestLoadLocalRefs(t *testing.T) {
 			dir := t.TempDir()
 			// Every target exists and is valid: a refusal is due to where
 			// the file is, nothing else.
-			writeFile(t, dir, "outside.yaml", outside)
-			writeFile(t, dir, "spec2/x.yaml", outside)
-			writeFile(t, dir, "spec/inside.yaml", outside)
-			writeFile(t, dir, "spec/sub/deeper.yaml", outside)
+			spectest.WriteFile(t, dir, "outside.yaml", outside)
+			spectest.WriteFile(t, dir, "spec2/x.yaml", outside)
+			spectest.WriteFile(t, dir, "spec/inside.yaml", outside)
+			spectest.WriteFile(t, dir, "spec/sub/deeper.yaml", outside)
 			ref := strings.ReplaceAll(tt.ref, "ABS", filepath.ToSlash(dir))
-			path := writeFile(t, dir, "spec/api.yaml", docWithSchemaRef(ref))
+			path := spectest.WriteFile(t, dir, "spec/api.yaml", spectest.DocWithSchemaRef(ref))
 			snap, err := load.Load(path, specs.LoadOptions{})
 			if tt.refused {
-				checkSpecError(t, err, path, anyLine)
+				spectest.CheckSpecError(t, err, path, spectest.AnyLine)
 				return
 			}
 			if err != nil {
@@ -312,13 +292,13 @@ func TestLoadLocalRefs(t *testing.T) {
 func TestLoadRefusesSymlinkLeavingDirectory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	target := writeFile(t, dir, "outside.yaml", "components:\n  schemas:\n    X:\n      type: string\n")
-	path := writeFile(t, dir, "spec/api.yaml", docWithSchemaRef("./link.yaml#/components/schemas/X"))
+	target := spectest.WriteFile(t, dir, "outside.yaml", "components:\n  schemas:\n    X:\n      type: string\n")
+	path := spectest.WriteFile(t, dir, "spec/api.yaml", spectest.DocWithSchemaRef("./link.yaml#/components/schemas/X"))
 	if err := os.Symlink(target, filepath.Join(dir, "spec", "link.yaml")); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
 	_, err := load.Load(path, specs.LoadOptions{})
-	checkSpecError(t, err, path, anyLine)
+	spectest.CheckSpecError(t, err, path, spectest.AnyLine)
 }
 
 func TestLoadRelativeRefsFromTestdata(t *testing.T) {
@@ -371,13 +351,13 @@ func TestLoadSnapshot(t *testing.T) {
 		wantDate civil.Date
 		wantOAS  string
 	}{
-		{name: "date from file name", file: "example-2024-06-01.yaml", data: minimalDoc, wantDate: civil.Date{Year: 2024, Month: 6, Day: 1}, wantOAS: "3.0.3"},
-		{name: "no date in file name", file: "example.yaml", data: minimalDoc, wantOAS: "3.0.3"},
-		{name: "date only in directory name", file: "2023-01-01/example.yaml", data: minimalDoc, wantOAS: "3.0.3"},
+		{name: "date from file name", file: "example-2024-06-01.yaml", data: spectest.MinimalDoc, wantDate: civil.Date{Year: 2024, Month: 6, Day: 1}, wantOAS: "3.0.3"},
+		{name: "no date in file name", file: "example.yaml", data: spectest.MinimalDoc, wantOAS: "3.0.3"},
+		{name: "date only in directory name", file: "2023-01-01/example.yaml", data: spectest.MinimalDoc, wantOAS: "3.0.3"},
 		{
 			name:     "option overrides file name",
 			file:     "example-2024-06-01.yaml",
-			data:     minimalDoc,
+			data:     spectest.MinimalDoc,
 			opts:     specs.LoadOptions{Date: civil.Date{Year: 2025, Month: 1, Day: 31}},
 			wantDate: civil.Date{Year: 2025, Month: 1, Day: 31},
 			wantOAS:  "3.0.3",
@@ -385,7 +365,7 @@ func TestLoadSnapshot(t *testing.T) {
 		{
 			name:     "option without date in file name",
 			file:     "example.yaml",
-			data:     minimalDoc,
+			data:     spectest.MinimalDoc,
 			opts:     specs.LoadOptions{Date: civil.Date{Year: 2025, Month: 1, Day: 31}},
 			wantDate: civil.Date{Year: 2025, Month: 1, Day: 31},
 			wantOAS:  "3.0.3",
@@ -393,20 +373,20 @@ func TestLoadSnapshot(t *testing.T) {
 		{
 			name:     "option overrides impossible date in file name",
 			file:     "example-2024-02-30.yaml",
-			data:     minimalDoc,
+			data:     spectest.MinimalDoc,
 			opts:     specs.LoadOptions{Date: civil.Date{Year: 2024, Month: 3, Day: 1}},
 			wantDate: civil.Date{Year: 2024, Month: 3, Day: 1},
 			wantOAS:  "3.0.3",
 		},
 		{name: "json document", file: "example-2024-06-01.json", data: json, wantDate: civil.Date{Year: 2024, Month: 6, Day: 1}, wantOAS: "3.0.3"},
-		{name: "openapi 3.1", file: "example.yaml", data: strings.Replace(minimalDoc, "3.0.3", "3.1.0", 1), wantOAS: "3.1.0"},
-		{name: "openapi 3.0 without patch", file: "example.yaml", data: strings.Replace(minimalDoc, "3.0.3", "'3.0'", 1), wantOAS: "3.0"},
+		{name: "openapi 3.1", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.1.0", 1), wantOAS: "3.1.0"},
+		{name: "openapi 3.0 without patch", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "'3.0'", 1), wantOAS: "3.0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			path := writeFile(t, dir, tt.file, tt.data)
+			path := spectest.WriteFile(t, dir, tt.file, tt.data)
 			snap, err := load.Load(path, tt.opts)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
@@ -434,7 +414,7 @@ func TestLoadJSONOperations(t *testing.T) {
    "content": {"application/vnd.example.2024-06-01+json": {"schema": {"type": "object"}},
                "application/vnd.example.2024-01-01+json": {"schema": {"type": "object"}}}}}}}}}`
 	dir := t.TempDir()
-	path := writeFile(t, dir, "example.json", json)
+	path := spectest.WriteFile(t, dir, "example.json", json)
 	snap, err := load.Load(path, specs.LoadOptions{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -490,9 +470,9 @@ paths:
 func TestLoadPair(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	basePath := writeFile(t, dir, "example-2024-01-01.yaml", docWithContent("application/vnd.example.2024-01-01+json"))
-	revPath := writeFile(t, dir, "example-2024-06-01.yaml", docWithContent("application/vnd.example.2024-01-01+json", "application/vnd.example.2024-06-01+json"))
-	brokenPath := writeFile(t, dir, "broken-2024-06-01.yaml", "openapi: 3.0.3\ninfo: [\n")
+	basePath := spectest.WriteFile(t, dir, "example-2024-01-01.yaml", spectest.DocWithContent("application/vnd.example.2024-01-01+json"))
+	revPath := spectest.WriteFile(t, dir, "example-2024-06-01.yaml", spectest.DocWithContent("application/vnd.example.2024-01-01+json", "application/vnd.example.2024-06-01+json"))
+	brokenPath := spectest.WriteFile(t, dir, "broken-2024-06-01.yaml", "openapi: 3.0.3\ninfo: [\n")
 	missingPath := filepath.Join(dir, "missing-2024-06-01.yaml")
 	override := civil.Date{Year: 2024, Month: 7, Day: 1}
 
@@ -542,7 +522,7 @@ func TestLoadPair(t *testing.T) {
 			if base != nil || rev != nil {
 				t.Errorf("LoadPair returned snapshots with the error")
 			}
-			checkSpecError(t, err, tt.wantFile, anyLine)
+			spectest.CheckSpecError(t, err, tt.wantFile, spectest.AnyLine)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -22,7 +23,7 @@ func loadRulePair(t *testing.T, full bool) (base, revision *specs.Snapshot, note
 	var paths []string
 	for _, f := range archive.Files {
 		if strings.HasSuffix(f.Name, ".yaml") {
-			paths = append(paths, writeFile(t, dir, f.Name, string(f.Data)))
+			paths = append(paths, spectest.WriteFile(t, dir, f.Name, string(f.Data)))
 		}
 	}
 	note := func(s string) { notes = append(notes, s) }
@@ -94,7 +95,7 @@ func TestReducedLoadFallsBack(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			a, b := writeFile(t, dir, "a.yaml", text), writeFile(t, dir, "b.yaml", text)
+			a, b := spectest.WriteFile(t, dir, "a.yaml", text), spectest.WriteFile(t, dir, "b.yaml", text)
 			base, _, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -112,9 +113,9 @@ func TestReducedLoadFallsBack(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			writeFile(t, dir, "other.yaml", "R:\n  description: r\n")
-			a := writeFile(t, dir, "a.yaml", text)
-			b := writeFile(t, dir, "b.yaml", text)
+			spectest.WriteFile(t, dir, "other.yaml", "R:\n  description: r\n")
+			a := spectest.WriteFile(t, dir, "a.yaml", text)
+			b := spectest.WriteFile(t, dir, "b.yaml", text)
 			var notes []string
 			base, _, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Note: func(s string) { notes = append(notes, s) }})
 			if err != nil {
@@ -133,7 +134,7 @@ func TestReducedLoadReportsWholeErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	doc := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Missing'\n"
-	a, b := writeFile(t, dir, "a.yaml", doc), writeFile(t, dir, "b.yaml", doc)
+	a, b := spectest.WriteFile(t, dir, "a.yaml", doc), spectest.WriteFile(t, dir, "b.yaml", doc)
 	_, _, errReduced := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
 	_, _, errFull := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
 	if errReduced == nil || errFull == nil || errReduced.Error() != errFull.Error() {

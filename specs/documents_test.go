@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -21,7 +22,7 @@ func TestReadDocumentSet(t *testing.T) {
 		"api.2024-01-01.yaml", "api.2024-06-01.json", "2024-03-01~beta/spec.yaml", "2025-01-01/spec.yml",
 		"2024-06-01-preview/api.yaml", "components.yaml", "examples/api.2020-01-01.yaml", "notes.txt",
 	} {
-		writeFile(t, dir, name, emptyDocument)
+		spectest.WriteFile(t, dir, name, emptyDocument)
 	}
 	set, err := specs.ReadDocumentSet(dir+"/2025-02-03", specs.LoadOptions{})
 	if err == nil {
@@ -57,7 +58,7 @@ func TestReadDocumentSet(t *testing.T) {
 	if !set.Date.IsZero() {
 		t.Errorf("a folder without a date in its name has the date %s, want none", set.Date)
 	}
-	dated := writeFile(t, dir, "2025-02-03/api.2024-01-01.yaml", emptyDocument)
+	dated := spectest.WriteFile(t, dir, "2025-02-03/api.2024-01-01.yaml", emptyDocument)
 	set, err = specs.ReadDocumentSet(dir+"/2025-02-03", specs.LoadOptions{})
 	if err != nil || set.Date.String() != "2025-02-03" {
 		t.Errorf("a dated folder (%s): date %v, %v; want 2025-02-03", dated, set, err)
@@ -71,7 +72,7 @@ func TestReadDocumentSet(t *testing.T) {
 func TestReadDocumentSetRefusesLinksOut(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	outside := writeFile(t, dir, "outside/api.2024-01-01.yaml", emptyDocument)
+	outside := spectest.WriteFile(t, dir, "outside/api.2024-01-01.yaml", emptyDocument)
 	for _, tc := range []struct {
 		name, link, to string
 	}{
@@ -82,8 +83,8 @@ func TestReadDocumentSetRefusesLinksOut(t *testing.T) {
 		{"a link to nothing yet", "api.2024-02-01.yaml", filepath.Join(dir, "nowhere", "api.yaml")},
 	} {
 		root := filepath.Join(dir, tc.name)
-		writeFile(t, root, "api.2023-01-01.yaml", emptyDocument)
-		writeFile(t, root, "notes.yaml", emptyDocument)
+		spectest.WriteFile(t, root, "api.2023-01-01.yaml", emptyDocument)
+		spectest.WriteFile(t, root, "notes.yaml", emptyDocument)
 		if err := os.Symlink(outside, filepath.Join(root, "notes.2020-01-01.txt")); err != nil {
 			t.Fatal(err)
 		}
@@ -95,15 +96,15 @@ func TestReadDocumentSetRefusesLinksOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := specs.ReadDocumentSet(root, specs.LoadOptions{})
-		e := specError(t, err)
+		e := spectest.SpecError(t, err)
 		if e.File != link || !strings.Contains(e.Msg, tc.to) {
 			t.Errorf("%s: got %v; want the link %s named, and where it leads", tc.name, err, link)
 		}
 	}
 	// Links inside the folder are read as what they lead to.
 	root := filepath.Join(dir, "inside")
-	writeFile(t, root, "api.2023-01-01.yaml", emptyDocument)
-	writeFile(t, root, ".parts/2023-06-01/spec.yaml", emptyDocument)
+	spectest.WriteFile(t, root, "api.2023-01-01.yaml", emptyDocument)
+	spectest.WriteFile(t, root, ".parts/2023-06-01/spec.yaml", emptyDocument)
 	for link, to := range map[string]string{"api.2024-01-01.yaml": "api.2023-01-01.yaml", "2023-06-01": ".parts/2023-06-01"} {
 		if err := os.Symlink(to, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
@@ -128,7 +129,7 @@ func TestReadDocumentSetRefusesLinksAtRef(t *testing.T) {
 	runGit(t, "add", ".")
 	runGit(t, "commit", "-q", "-m", "link")
 	_, err := specs.ReadDocumentSet("main:api", specs.LoadOptions{})
-	e := specError(t, err)
+	e := spectest.SpecError(t, err)
 	if e.File != "api/api.2024-01-01.yaml" || !strings.Contains(e.Msg, "../secret/api.yaml") {
 		t.Errorf("got %v; want the link api/api.2024-01-01.yaml named, and its target", err)
 	}
@@ -142,7 +143,7 @@ func TestReadResourceTree(t *testing.T) {
 	layout := func(files ...string) string {
 		dir := t.TempDir()
 		for _, name := range files {
-			writeFile(t, dir, name, emptyDocument)
+			spectest.WriteFile(t, dir, name, emptyDocument)
 		}
 		return dir
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cloud.google.com/go/civil"
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 )
@@ -35,7 +36,7 @@ func gitRepo(t *testing.T, files map[string]string, commitDate string) string {
 	}
 	runGit(t, "init", "-q", "-b", "main")
 	for name, data := range files {
-		writeFile(t, dir, name, data)
+		spectest.WriteFile(t, dir, name, data)
 	}
 	runGit(t, "add", ".")
 	runGit(t, "commit", "-q", "-m", "snapshot")
@@ -51,7 +52,7 @@ func runGit(t *testing.T, args ...string) {
 
 func TestLoadGitResolvesRefsAtTheCommit(t *testing.T) {
 	gitRepo(t, map[string]string{
-		"openapi/api.yaml":     docWithSchemaRef("schemas.yaml#/Org"),
+		"openapi/api.yaml":     spectest.DocWithSchemaRef("schemas.yaml#/Org"),
 		"openapi/schemas.yaml": "Org:\n  type: object\n  properties:\n    name: {type: string}\n",
 	}, "2026-02-08T23:30:00-05:00")
 	// The work tree has moved on: the ref must be read from the commit.
@@ -77,7 +78,7 @@ func TestLoadGitResolvesRefsAtTheCommit(t *testing.T) {
 }
 
 func TestLoadGitDate(t *testing.T) {
-	gitRepo(t, map[string]string{"api.yaml": minimalDoc, "api-2024-03-01.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
+	gitRepo(t, map[string]string{"api.yaml": spectest.MinimalDoc, "api-2024-03-01.yaml": spectest.MinimalDoc}, "2026-02-08T12:00:00+00:00")
 	flag := civil.Date{Year: 2025, Month: 1, Day: 2}
 	tests := []struct {
 		arg  string
@@ -103,13 +104,13 @@ func TestLoadGitDate(t *testing.T) {
 
 func TestLoadGitErrors(t *testing.T) {
 	gitRepo(t, map[string]string{
-		"api.yaml":            minimalDoc,
+		"api.yaml":            spectest.MinimalDoc,
 		"broken.yaml":         "openapi: 3.0.3\ninfo:\n  title: [x\n",
 		"with space.yaml":     "openapi: 3.0.3\ninfo:\n  title: [x\n",
 		"empty.yaml":          "",
-		"dir/escape.yaml":     docWithSchemaRef("../api.yaml#/components/schemas/X"),
-		"dir/missing.yaml":    docWithSchemaRef("nope.yaml#/X"),
-		"api-2024-02-30.yaml": minimalDoc,
+		"dir/escape.yaml":     spectest.DocWithSchemaRef("../api.yaml#/components/schemas/X"),
+		"dir/missing.yaml":    spectest.DocWithSchemaRef("nope.yaml#/X"),
+		"api-2024-02-30.yaml": spectest.MinimalDoc,
 	}, "2026-02-08T12:00:00+00:00")
 	tests := []struct {
 		arg      string
@@ -122,9 +123,9 @@ func TestLoadGitErrors(t *testing.T) {
 		// A path with a space or a line break is one path, not two words
 		// or two lines of git's input.
 		{arg: "HEAD:no such.yaml", wantMsg: `"no such.yaml" does not exist at HEAD`},
-		{arg: "HEAD:with space.yaml", wantLine: anyLine, wantMsg: "not valid YAML"},
+		{arg: "HEAD:with space.yaml", wantLine: spectest.AnyLine, wantMsg: "not valid YAML"},
 		{arg: "HEAD:dir", wantMsg: `"dir" is a directory at HEAD`},
-		{arg: "HEAD:broken.yaml", wantLine: anyLine, wantMsg: "not valid YAML"},
+		{arg: "HEAD:broken.yaml", wantLine: spectest.AnyLine, wantMsg: "not valid YAML"},
 		{arg: "HEAD:empty.yaml", wantMsg: "the file is empty"},
 		// The line of the $ref.
 		{arg: "HEAD:dir/escape.yaml", wantLine: 14, wantMsg: `$ref "../api.yaml" leaves the directory of the spec`},
@@ -134,7 +135,7 @@ func TestLoadGitErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
 			_, err := load.Load(tt.arg, specs.LoadOptions{})
-			se := checkSpecError(t, err, tt.arg, tt.wantLine)
+			se := spectest.CheckSpecError(t, err, tt.arg, tt.wantLine)
 			if !strings.Contains(se.Msg, tt.wantMsg) {
 				t.Errorf("Msg = %q, want it to say %q", se.Msg, tt.wantMsg)
 			}
@@ -144,7 +145,7 @@ func TestLoadGitErrors(t *testing.T) {
 
 // A line break in a path is part of the path, and the error stays one line.
 func TestLoadGitPathWithLineBreak(t *testing.T) {
-	gitRepo(t, map[string]string{"api.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
+	gitRepo(t, map[string]string{"api.yaml": spectest.MinimalDoc}, "2026-02-08T12:00:00+00:00")
 	_, err := load.Load("HEAD:a\nb.yaml", specs.LoadOptions{})
 	if err == nil || err.Error() != `HEAD:a\nb.yaml: "a\nb.yaml" does not exist at HEAD; `+strings.SplitN(err.Error(), "; ", 2)[1] {
 		t.Errorf("error %q, want one line saying the path does not exist", err)
@@ -157,21 +158,21 @@ func TestLoadGitWithoutGitOrRepository(t *testing.T) {
 	t.Setenv("GIT_CEILING_DIRECTORIES", dir)
 
 	_, err := load.Load("HEAD:api.yaml", specs.LoadOptions{})
-	if se := checkSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "not in a git repository") {
+	if se := spectest.CheckSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "not in a git repository") {
 		t.Errorf("Msg = %q, want it to say there is no repository", se.Msg)
 	}
 
 	t.Setenv("PATH", dir)
 	_, err = load.Load("HEAD:api.yaml", specs.LoadOptions{})
-	if se := checkSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "git") || !strings.Contains(se.Msg, "not installed") {
+	if se := spectest.CheckSpecError(t, err, "HEAD:api.yaml", 0); !strings.Contains(se.Msg, "git") || !strings.Contains(se.Msg, "not installed") {
 		t.Errorf("Msg = %q, want it to say git is not installed", se.Msg)
 	}
 }
 
 // A name with a colon is a file when one exists, whatever git holds.
 func TestLoadColonFileIsAFile(t *testing.T) {
-	dir := gitRepo(t, map[string]string{"api.yaml": minimalDoc}, "2026-02-08T12:00:00+00:00")
-	writeFile(t, dir, "HEAD:api.yaml", strings.Replace(minimalDoc, "title: x", "title: on disk", 1))
+	dir := gitRepo(t, map[string]string{"api.yaml": spectest.MinimalDoc}, "2026-02-08T12:00:00+00:00")
+	spectest.WriteFile(t, dir, "HEAD:api.yaml", strings.Replace(spectest.MinimalDoc, "title: x", "title: on disk", 1))
 	s, err := load.Load("HEAD:api.yaml", specs.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +184,7 @@ func TestLoadColonFileIsAFile(t *testing.T) {
 
 func TestLoadGitSizeLimit(t *testing.T) {
 	gitRepo(t, map[string]string{
-		"api.yaml":     docWithSchemaRef("schemas.yaml#/X"),
+		"api.yaml":     spectest.DocWithSchemaRef("schemas.yaml#/X"),
 		"schemas.yaml": "X:\n  type: object\n  description: '" + strings.Repeat("x", 400) + "'\n",
 	}, "2026-02-08T12:00:00+00:00")
 	tests := []struct {
@@ -195,7 +196,7 @@ func TestLoadGitSizeLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := load.Load("HEAD:api.yaml", specs.LoadOptions{MaxSize: tt.max})
-		if se := checkSpecError(t, err, "HEAD:api.yaml", tt.wantLine); !strings.Contains(se.Msg, "size limit") {
+		if se := spectest.CheckSpecError(t, err, "HEAD:api.yaml", tt.wantLine); !strings.Contains(se.Msg, "size limit") {
 			t.Errorf("MaxSize %d: Msg = %q, want it to name the size limit", tt.max, se.Msg)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/specs"
 )
 
@@ -63,9 +64,9 @@ func TestDetectProduct(t *testing.T) {
 			var snaps []*specs.Snapshot
 			for i, mts := range tt.docs {
 				path := fmt.Sprintf("snap%d-2024-0%d-01.yaml", i, i+1)
-				data := minimalDoc
+				data := spectest.MinimalDoc
 				if len(mts) > 0 {
-					data = docWithContent(mts...)
+					data = spectest.DocWithContent(mts...)
 				}
 				snaps = append(snaps, &specs.Snapshot{Path: path, Doc: parseDoc(t, path, data)})
 			}
@@ -82,7 +83,7 @@ func TestDetectProduct(t *testing.T) {
 			if got != "" {
 				t.Errorf("DetectProduct = %q with an error, want \"\"", got)
 			}
-			se := specError(t, err)
+			se := spectest.SpecError(t, err)
 			var allowed []string
 			for _, i := range tt.wantErrFile {
 				allowed = append(allowed, snaps[i].Path)

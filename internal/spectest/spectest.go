@@ -1,4 +1,7 @@
-package load_test
+// Package spectest holds the test helpers of the packages that read and
+// load snapshots: files written for a test, and the assertions on their
+// input errors.
+package spectest
 
 import (
 	"errors"
@@ -10,13 +13,13 @@ import (
 	"github.com/apiver/apiver/specs"
 )
 
-// anyLine tells checkSpecError not to check Error.Line (the line is not
+// AnyLine tells CheckSpecError not to check Error.Line (the line is not
 // known for that kind of problem).
-const anyLine = -1
+const AnyLine = -1
 
-// writeFile writes data to dir/name (creating parent directories) and
+// WriteFile writes data to dir/name (creating parent directories) and
 // returns the file's path.
-func writeFile(t *testing.T, dir, name, data string) string {
+func WriteFile(t testing.TB, dir, name, data string) string {
 	t.Helper()
 	path := filepath.Join(dir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -28,9 +31,9 @@ func writeFile(t *testing.T, dir, name, data string) string {
 	return path
 }
 
-// specError asserts that err is a *specs.Error whose Error() is one line
+// SpecError asserts that err is a *specs.Error whose Error() is one line
 // that names its File, and returns it.
-func specError(t *testing.T, err error) *specs.Error {
+func SpecError(t testing.TB, err error) *specs.Error {
 	t.Helper()
 	if err == nil {
 		t.Fatal("got no error, want a *specs.Error")
@@ -49,23 +52,23 @@ func specError(t *testing.T, err error) *specs.Error {
 	return se
 }
 
-// checkSpecError asserts that err is a *specs.Error (see specError) naming
-// file, on line unless line is anyLine, and returns it.
-func checkSpecError(t *testing.T, err error, file string, line int) *specs.Error {
+// CheckSpecError asserts that err is a *specs.Error (see SpecError) naming
+// file, on line unless line is AnyLine, and returns it.
+func CheckSpecError(t testing.TB, err error, file string, line int) *specs.Error {
 	t.Helper()
-	se := specError(t, err)
+	se := SpecError(t, err)
 	if se.File != file {
 		t.Errorf("Error.File = %q, want %q (error: %v)", se.File, file, err)
 	}
-	if line != anyLine && se.Line != line {
+	if line != AnyLine && se.Line != line {
 		t.Errorf("Error.Line = %d, want %d (error: %v)", se.Line, line, err)
 	}
 	return se
 }
 
-// docWithContent is a minimal OpenAPI 3.0 document whose one operation,
+// DocWithContent is a minimal OpenAPI 3.0 document whose one operation,
 // GET /items, answers 200 with the given media types.
-func docWithContent(mediaTypes ...string) string {
+func DocWithContent(mediaTypes ...string) string {
 	var b strings.Builder
 	b.WriteString("openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths:\n  /items:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n")
 	for _, mt := range mediaTypes {
@@ -73,3 +76,25 @@ func docWithContent(mediaTypes ...string) string {
 	}
 	return b.String()
 }
+
+// DocWithSchemaRef is a document whose one response schema is a $ref to ref.
+func DocWithSchemaRef(ref string) string {
+	return `openapi: 3.0.3
+info:
+  title: x
+  version: '1'
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: '` + ref + `'
+`
+}
+
+// MinimalDoc is the smallest valid OpenAPI 3.0 document.
+const MinimalDoc = "openapi: 3.0.3\ninfo:\n  title: x\n  version: '1'\npaths: {}\n"
