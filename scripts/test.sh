@@ -62,6 +62,6 @@ step "go test with GOMAXPROCS=1: the version-document tests"
 start=$(date +%s)
 # What Go gives a 1-CPU container: the fast pass's read-ahead must not wait
 # on itself. The processes these tests start inherit it.
-GOMAXPROCS=1 gotestsum --format pkgname -- -short -timeout 20m ./specs/... ./load ./cmd/apiver \
+GOMAXPROCS=1 gotestsum --format pkgname -- -short -timeout 20m ./specs/... ./cmd/apiver \
   -run '^(TestReadDocumentSet|TestDocument.*|TestHostile.*)$'
 took "one CPU" "$start"
