@@ -20,8 +20,12 @@ import (
 // promise (fix.Verify): what `apiver fix` writes, and what check offers.
 // Its check of the fixed text loads only what differs from the base, and
 // reads the rest from the comparison's diff (fix.Options.Checked). version
-// names the new version; zero: NewVersion's.
+// names the new version; zero: NewVersion's. Version documents are fixed
+// by fix.Documents, and their result checked by CheckFixed.
 func (c *Comparison) Fix(report *policy.Report, version civil.Date) (*fix.Result, *policy.Report, error) {
+	if c.Documents != nil {
+		return nil, nil, fmt.Errorf("%s: a folder of version documents: fix it with fix.Documents", c.Revision.Path)
+	}
 	product, err := c.Config.ResolveProduct(c.Base, c.Revision)
 	if err != nil {
 		return nil, nil, err

@@ -51,6 +51,22 @@ func TestFixedBy(t *testing.T) {
 	}
 }
 
+// Version documents are fixed by fix.Documents: Fix says so rather than
+// read a folder as one file.
+func TestFixRefusesDocuments(t *testing.T) {
+	tree := filepath.Join("..", "testdata", "resource-tree")
+	c, err := pipeline.Compare(filepath.Join(tree, "base"), filepath.Join(tree, "revision"), pipeline.Options{Config: policy.DefaultConfig(), Reuse: pipeline.KeptParsed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Documents == nil {
+		t.Fatal("a resource tree compared as files")
+	}
+	if _, _, err := c.Fix(c.Check(), civil.Date{}); err == nil {
+		t.Error("Fix of version documents: got no error")
+	}
+}
+
 func TestCompareFolderWithFile(t *testing.T) {
 	_, err := pipeline.Compare(seed, filepath.Join(seed, "example-2026-02-09.yaml"), pipeline.Options{Config: policy.DefaultConfig()})
 	var usage *pipeline.UsageError
