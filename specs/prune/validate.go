@@ -145,7 +145,20 @@ func read(parts []part) error {
 		byGroup[g] = append(byGroup[g], p.n)
 	}
 	for _, g := range order {
-		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: byGroup[g]}
+		nodes := byGroup[g]
+		if !g.json {
+			// What the loader's reading converts as loaderJSON does is read
+			// as that JSON; the rest, and a list that fails (for the
+			// loader's own message), the loader's way.
+			var err error
+			if nodes, err = readConverted(nodes, targets[g.s]()); err != nil {
+				nodes = byGroup[g]
+			}
+			if len(nodes) == 0 {
+				continue
+			}
+		}
+		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: nodes}
 		w := &writer{json: g.json, expand: true, line: math.MaxInt}
 		w.node(list)
 		target := targets[g.s]()
@@ -160,6 +173,25 @@ func read(parts []part) error {
 		}
 	}
 	return nil
+}
+
+// readConverted unmarshals into target, as one list, the JSON that the
+// loader's reading makes of each of nodes (loaderJSON), and returns the
+// nodes whose JSON that cannot tell.
+func readConverted(nodes []*yaml.Node, target any) (rest []*yaml.Node, err error) {
+	c := &loaderJSON{buf: []byte{'['}}
+	for _, n := range nodes {
+		mark := len(c.buf)
+		if mark > 1 {
+			c.buf = append(c.buf, ',')
+		}
+		if !c.value(n) {
+			c.buf = c.buf[:mark]
+			rest = append(rest, n)
+		}
+	}
+	c.buf = append(c.buf, ']')
+	return rest, json.Unmarshal(c.buf, target)
 }
 
 // CheckAll reads all of d as the loader reads the whole document: each
@@ -182,6 +214,9 @@ func (v *Validator) CheckAll(d *Doc) error {
 	if err := v.check([]*Doc{d}, []plan{parts}); err != nil {
 		return err
 	}
+	if !d.json && aroundConverted(d, around) {
+		return nil
+	}
 	text := d.text(around)
 	var err error
 	if d.json {
@@ -193,6 +228,21 @@ func (v *Validator) CheckAll(d *Doc) error {
 		return fmt.Errorf("the document without its operations and components does not load: %w", err)
 	}
 	return nil
+}
+
+// aroundConverted reports whether the YAML document d without the units of
+// around, its descriptions and examples emptied (as Doc.text writes it),
+// reads as the loader's JSON of it (loaderJSON) into the loader's type.
+// False says nothing: the text is then read the loader's way.
+func aroundConverted(d *Doc, around plan) bool {
+	c := &loaderJSON{remove: map[*yaml.Node]bool{}, emptied: make(map[*yaml.Node]bool, len(d.emptied))}
+	for _, u := range around.remove {
+		c.remove[u.key] = true
+	}
+	for _, n := range d.emptied {
+		c.emptied[n] = true
+	}
+	return c.value(d.root) && json.Unmarshal(c.buf, new(openapi3.T)) == nil
 }
 
 // Loads records that d is loaded: each of its parts is in a text the
