@@ -95,7 +95,8 @@ func both(base, revision func() error) error {
 // and then releases their parse trees unless opts.Keep.
 // Unless opts.Full, kin-openapi reads reduced copies of the documents,
 // written from their parsed trees (package prune): operations whose
-// closure is the same in both keep all but their schemas, components equal
+// closure is the same in both keep only their request bodies and responses,
+// without schemas (what their versions are read from), components equal
 // in both that nothing kept reaches are left out, and the descriptions and
 // examples the diff does not compare are emptied; every node keeps its
 // line, so locations are exact. A part cut is first read as the whole load
@@ -293,7 +294,7 @@ func loadText(s *specs.Source, text []byte) (*specs.Snapshot, error) {
 // keeps what any of those comparisons needs, as LoadReducedPair keeps it
 // for one. Every operation the plan of a pair finds changed is whole, and
 // so is every component it finds changed and all they reach; an operation
-// unchanged in all of them keeps all but its schemas. When s cannot be
+// unchanged in all of them is a skeleton (as in LoadReducedPair). When s cannot be
 // reduced for one of the comparisons it is loaded whole but for the
 // descriptions and examples no diff compares, and so is that neighbour
 // (its own comparison with s fails the same way), so a pair without a plan

@@ -159,6 +159,9 @@ func (d *Doc) text(p plan) []byte {
 	for _, u := range p.remove {
 		w.remove[u.key] = true
 	}
+	for i := 0; i < len(p.skip); i += 2 {
+		w.remove[p.skip[i]] = true
+	}
 	// Room for most texts at once, without a large allocation for each of
 	// thousands of small version documents.
 	w.buf.Grow(min(1<<20, 32*d.nodes))

@@ -1,11 +1,14 @@
 package prune
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
 
+	oasyaml "github.com/oasdiff/yaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -68,6 +71,14 @@ type unit struct {
 	outerRefs []string
 	// shared is the path item an operation belongs to.
 	shared *unit
+	// skip are the entries (key, then value) of an operation that its
+	// skeleton leaves out: what no reader of an unchanged operation needs
+	// (its versions are read from its request body and responses); params
+	// its parameter list, left out too unless it may name one parameter
+	// twice, with the components it names.
+	skip       []*yaml.Node
+	params     [2]*yaml.Node
+	paramsRefs []string
 }
 
 // cut is a node the reduction replaces or leaves out, with its shape.
@@ -102,6 +113,9 @@ func Index(root *yaml.Node, json bool) *Doc {
 	d.index()
 	if d.Why == "" {
 		d.Why = d.checkRefs()
+	}
+	if d.Why == "" {
+		d.skipParameters()
 	}
 	return d
 }
@@ -157,6 +171,9 @@ type indexer struct {
 	unit *unit
 	// media is the media type being walked inside an operation.
 	media *unit
+	// skipped collects the components named in an entry an operation's
+	// skeleton leaves out, apart from its skelRefs; nil outside one.
+	skipped *[]string
 }
 
 func (d *Doc) index() {
@@ -243,8 +260,27 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 		ix.walk(op, operationShape, false)
 		return
 	}
+	// Entries are left out of a skeleton only where nothing is shared
+	// with other places: no anchor in the operation, no alias in the entry.
+	skippable := !hasAnchor(op)
 	for i := 0; i+1 < len(op.Content); i += 2 {
 		k, v := op.Content[i], op.Content[i+1]
+		switch {
+		case skippable && k.Value == "parameters" && !hasAlias(v):
+			// Left out once the components are known (Doc.skipParameters).
+			u.params = [2]*yaml.Node{k, v}
+			ix.skipped = &u.paramsRefs
+			ix.entry(k, v, operationShape, false)
+			ix.skipped = nil
+			continue
+		case skippable && skeletonSkips[k.Value] && !hasAlias(v):
+			u.skip = append(u.skip, k, v)
+			var refs []string
+			ix.skipped = &refs
+			ix.entry(k, v, operationShape, false)
+			ix.skipped = nil
+			continue
+		}
 		switch k.Value {
 		case "requestBody":
 			ix.body(u, "requestBody", v, requestBody)
@@ -262,6 +298,80 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 			ix.entry(k, v, operationShape, false)
 		}
 	}
+}
+
+// skeletonSkips are the entries of an operation that a skeleton leaves
+// out besides its parameters: nothing reads them of an operation that did
+// not change, and the diff compares the skeleton with an equal one.
+var skeletonSkips = map[string]bool{"summary": true, "description": true, "operationId": true, "tags": true, "externalDocs": true, "security": true, "servers": true}
+
+// skipParameters leaves each operation's parameter list out of its
+// skeleton where the loader's check for a parameter named twice could not
+// fail on it: every parameter, its $refs followed, has a string location
+// and name, and no two have the same. Otherwise the list is kept, and what
+// it names stays in the skeleton.
+func (d *Doc) skipParameters() {
+	for _, u := range d.ops {
+		if u.params[0] == nil {
+			continue
+		}
+		if d.distinctParameters(u.params[1]) {
+			u.skip = append(u.skip, u.params[0], u.params[1])
+		} else {
+			u.skelRefs = append(u.skelRefs, u.paramsRefs...)
+		}
+		u.params, u.paramsRefs = [2]*yaml.Node{}, nil
+	}
+}
+
+// distinctParameters reports whether list is a list of parameters (or
+// references to parameter components) whose locations and names are
+// strings, no two the same.
+func (d *Doc) distinctParameters(list *yaml.Node) bool {
+	if list.Kind != yaml.SequenceNode {
+		return false
+	}
+	seen := map[[2]string]bool{}
+	for _, p := range list.Content {
+		for hops := 0; p != nil && p.Kind == yaml.MappingNode && hops <= 16; hops++ {
+			ref := mapValue(p, "$ref")
+			if ref == nil {
+				break
+			}
+			name, ok := componentOf(ref.Value)
+			c := d.comps[name]
+			if !ok || c == nil || !strings.HasPrefix(name, "parameters/") {
+				return false
+			}
+			p = c.value
+		}
+		if p == nil || p.Kind != yaml.MappingNode || mapValue(p, "$ref") != nil {
+			return false
+		}
+		in, name := mapValue(p, "in"), mapValue(p, "name")
+		if in == nil || name == nil || in.Kind != yaml.ScalarNode || name.Kind != yaml.ScalarNode || in.Tag != "!!str" || name.Tag != "!!str" {
+			return false
+		}
+		key := [2]string{in.Value, name.Value}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+	}
+	return true
+}
+
+// hasAlias reports whether n or a node under it is an alias.
+func hasAlias(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // body walks a request body or response of an operation: its inline media
@@ -431,9 +541,28 @@ func (d *Doc) ignoredValue(k, v *yaml.Node) {
 		if d.Why == "" {
 			d.Why = fmt.Sprintf("a description that is not a string (line %d)", v.Line)
 		}
+	case !d.json && !readsAsJSON(v):
+		// The loader reads an example as any value that JSON can hold: one
+		// it refuses (an infinity, a key that is not a string) is left to
+		// the whole document, which reports it.
+		if d.Why == "" {
+			d.Why = fmt.Sprintf("an example that JSON cannot hold (line %d)", v.Line)
+		}
 	default:
 		d.emptied = append(d.emptied, v)
 	}
+}
+
+// readsAsJSON reports whether the loader's YAML-to-JSON conversion takes n:
+// what loaderJSON writes, it does; anything else is converted its way.
+func readsAsJSON(n *yaml.Node) bool {
+	if (&loaderJSON{}).value(n) {
+		return true
+	}
+	w := &writer{expand: true, line: math.MaxInt}
+	w.node(n)
+	_, err := oasyaml.Unmarshal(w.buf.Bytes(), new(json.RawMessage), oasyaml.DecodeOpts{DisableTimestamps: true})
+	return err == nil
 }
 
 // reference walks a Reference Object: a $ref where s expects one.
@@ -503,7 +632,10 @@ func (ix *indexer) add(name string, inSchema bool) {
 		return
 	}
 	u.refs = append(u.refs, name)
-	if !inSchema {
+	switch {
+	case ix.skipped != nil:
+		*ix.skipped = append(*ix.skipped, name)
+	case !inSchema:
 		u.skelRefs = append(u.skelRefs, name)
 	}
 	if ix.media != nil {

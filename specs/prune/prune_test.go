@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,5 +197,69 @@ func TestKeyClash(t *testing.T) {
 		if line, msg := KeyClash(doc.Content[0]); line != want {
 			t.Errorf("KeyClash(%q) = %d, %q; want line %d", text, line, msg, want)
 		}
+	}
+}
+
+// TestSkeletonLeavesOutWhatNoOneReads: an unchanged operation's skeleton
+// keeps its responses' media types and its marks, and leaves out its
+// descriptive entries and its parameters, unless two of them (a $ref
+// followed) share a location and name, which the load must then refuse.
+func TestSkeletonLeavesOutWhatNoOneReads(t *testing.T) {
+	t.Parallel()
+	const text = `openapi: 3.0.3
+paths:
+  /a:
+    get:
+      summary: kept out
+      operationId: getA
+      tags: [a]
+      x-sunset: "2025-01-01"
+      parameters:
+        - {name: q, in: query, schema: {type: string}}
+        - $ref: '#/components/parameters/P'
+      responses:
+        "200":
+          description: ok
+          content:
+            application/vnd.x.2024-01-01+json: {schema: {type: string}}
+  /b:
+    get:
+      parameters:
+        - {name: p, in: query}
+        - $ref: '#/components/parameters/P'
+      responses:
+        "200": {description: ok}
+components:
+  parameters:
+    P: {name: p, in: query, schema: {type: integer}}
+`
+	b, r := index(t, text), index(t, text)
+	texts, err := Decide(b, r).Texts([]*Doc{b, r}, NewValidator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reduced yaml.Node
+	if err := yaml.Unmarshal(texts[0], &reduced); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Paths map[string]map[string]map[string]any
+	}
+	if err := reduced.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]any) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if diff := cmp.Diff([]string{"responses", "x-sunset"}, keys(got.Paths["/a"]["get"])); diff != "" {
+		t.Errorf("GET /a's skeleton (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"parameters", "responses"}, keys(got.Paths["/b"]["get"])); diff != "" {
+		t.Errorf("GET /b, which names p twice (-want +got):\n%s", diff)
 	}
 }

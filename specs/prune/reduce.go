@@ -235,7 +235,7 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 			removed++
 		}
 	}
-	red.Summary = fmt.Sprintf("reduced: %d of %d operations changed (the others keep all but their schemas), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
+	red.Summary = fmt.Sprintf("reduced: %d of %d operations changed (the others as skeletons: their request bodies and responses without schemas), %d unchanged media types of theirs without schemas; of %d components, %d kept whole, %d as a skeleton, %d left out",
 		len(kept), len(ops), len(red.blanked), len(comps), len(red.full), len(red.skel), removed)
 	if drop {
 		red.Summary = fmt.Sprintf("reduced: %d of %d operations diffed here, %d left out, %d as a skeleton; of %d components, %d kept whole, %d as a skeleton, %d left out",
@@ -368,6 +368,8 @@ func Merge(d *Doc, reds []*Reduction) *Reduction {
 type plan struct {
 	replace []cut // by {}
 	remove  []*unit
+	// skip are entries of operations left out (key, then value).
+	skip []*yaml.Node
 }
 
 func (red *Reduction) planFor(d *Doc) plan {
@@ -380,6 +382,7 @@ func (red *Reduction) planFor(d *Doc) plan {
 		}
 		if red.pruned[name] {
 			p.replace = append(p.replace, u.schemas...)
+			p.skip = append(p.skip, u.skip...)
 			continue
 		}
 		for _, key := range sortedKeys(u.media) {

@@ -104,6 +104,14 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 		for _, u := range plans[i].remove {
 			take(d, u.shape, u.value, u.hash)
 		}
+		// An entry left out of an operation is read as an operation that
+		// has only it.
+		skip := plans[i].skip
+		for j := 0; j+1 < len(skip); j += 2 {
+			k, v := skip[j], skip[j+1]
+			entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
+			take(d, operationShape, entry, hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(k, data), d.hash(v, operationShape.child(k.Value))}))
+		}
 	}
 	var halves [2][]part
 	for i, p := range parts {
