@@ -64,6 +64,10 @@ func Components(b, r *Doc) []string { return unionKeys(b.comps, r.comps) }
 type Reduction struct {
 	// pruned are the operations kept as a skeleton: without their schemas.
 	pruned map[string]bool
+	// skipped are, for a pruned operation, the entries its skeleton leaves
+	// out (by key): those both documents of a comparison can leave out, so
+	// that the diff compares two skeletons of the same entries.
+	skipped map[string]map[string]bool
 	// dropped are the operations left out (DecideOnly).
 	dropped map[string]bool
 	// cut are the path items whose own entries lose their schemas.
@@ -108,7 +112,7 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
 	dirty, unchanged := Changes(b, r)
-	red := &Reduction{pruned: map[string]bool{}, dropped: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
+	red := &Reduction{pruned: map[string]bool{}, skipped: map[string]map[string]bool{}, dropped: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}}
 	// An operation added or removed keeps the others of its path item: the
 	// diff tells an operation removed from a path from a path removed.
 	pinned := map[string]bool{}
@@ -129,6 +133,7 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 			red.dropped[name] = true
 		default:
 			red.pruned[name] = true
+			red.skipped[name] = bothSkip(ob, or)
 		}
 	}
 	// A path item's own entries lose their schemas where all its
@@ -313,7 +318,7 @@ func (red *Reduction) Prunes() bool { return len(red.pruned) > 0 }
 // document of each comparison is merged with other neighbours. All that
 // d keeps whole reaches is whole too.
 func Merge(d *Doc, reds []*Reduction) *Reduction {
-	out := &Reduction{pruned: map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}, full: map[string]bool{}, skel: map[string]bool{}}
+	out := &Reduction{pruned: map[string]bool{}, skipped: map[string]map[string]bool{}, cut: map[string]bool{}, blanked: map[string]bool{}, full: map[string]bool{}, skel: map[string]bool{}}
 	everywhere := func(name string, in func(*Reduction) map[string]bool) bool {
 		for _, red := range reds {
 			if !in(red)[name] {
@@ -325,6 +330,12 @@ func Merge(d *Doc, reds []*Reduction) *Reduction {
 	for name := range reds[0].pruned {
 		if everywhere(name, func(r *Reduction) map[string]bool { return r.pruned }) {
 			out.pruned[name] = true
+			// (Its neighbours may leave out fewer: their comparisons'
+			// plans do not diff an unchanged operation.)
+			out.skipped[name] = maps.Clone(reds[0].skipped[name])
+			for _, red := range reds[1:] {
+				maps.DeleteFunc(out.skipped[name], func(key string, _ bool) bool { return !red.skipped[name][key] })
+			}
 		}
 	}
 	for path := range reds[0].cut {
@@ -382,7 +393,11 @@ func (red *Reduction) planFor(d *Doc) plan {
 		}
 		if red.pruned[name] {
 			p.replace = append(p.replace, u.schemas...)
-			p.skip = append(p.skip, u.skip...)
+			for i := 0; i+1 < len(u.skip); i += 2 {
+				if red.skipped[name][u.skip[i].Value] {
+					p.skip = append(p.skip, u.skip[i], u.skip[i+1])
+				}
+			}
 			continue
 		}
 		for _, key := range sortedKeys(u.media) {
@@ -407,6 +422,22 @@ func (red *Reduction) planFor(d *Doc) plan {
 		}
 	}
 	return p
+}
+
+// bothSkip are the entries (by key) that the skeletons of both b and r can
+// leave out.
+func bothSkip(b, r *unit) map[string]bool {
+	keys := map[string]bool{}
+	for i := 0; i < len(b.skip); i += 2 {
+		keys[b.skip[i].Value] = false
+	}
+	for i := 0; i < len(r.skip); i += 2 {
+		if _, ok := keys[r.skip[i].Value]; ok {
+			keys[r.skip[i].Value] = true
+		}
+	}
+	maps.DeleteFunc(keys, func(_ string, both bool) bool { return !both })
+	return keys
 }
 
 func keepsSchemas(u *unit) bool { return u != nil && u.keepsSchemas }
