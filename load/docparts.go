@@ -171,14 +171,20 @@ func (st *states) borrow(d *specs.VersionDocument, views map[digest]*versions.Op
 // one would not load, and the whole documents must report it.
 func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err error) {
 	holders := []*specs.VersionDocument{p.Base.Documents[len(p.Base.Documents)-1], p.Revision.Documents[len(p.Revision.Documents)-1]}
-	// A holder keeps its tree: it may be loaded at the end.
-	uses := map[*specs.VersionDocument]int{holders[0]: 1, holders[1]: 1}
+	// A tree goes once its comparisons are planned, but the newest
+	// revision document's only once a copy holds its operations: else it
+	// is loaded at the end.
+	uses := map[*specs.VersionDocument]int{}
+	copiedDocs := map[*specs.VersionDocument]bool{}
 	for _, c := range p.Comparisons {
 		for _, d := range c.documents() {
 			uses[d]++
 		}
 		if c.Base != nil && c.Revision != nil {
 			c.Identical = !c.New && bytes.Equal(c.Base.Source.Data(), c.Revision.Source.Data())
+			if c.Identical {
+				c.Base.Source.ShareData(c.Revision.Source)
+			}
 		}
 	}
 	r := p.readAhead()
@@ -295,7 +301,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			}
 		}
 		for _, d := range docs {
-			if uses[d]--; uses[d] == 0 {
+			copiedDocs[d] = copiedDocs[d] || copied
+			if uses[d]--; uses[d] == 0 && (d != holders[1] || copiedDocs[d]) {
 				r.done(d)
 			}
 		}
@@ -331,17 +338,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	// The views of the operations: every copy's, and the newest
 	// revision document's when no copy holds all of its own.
 	views := map[digest]*versions.Operation{}
-	held := map[*specs.VersionDocument]bool{}
 	for _, c := range diffed {
 		p.states.addViews(c.Base, views, versions.Operations(c.BaseSnapshot.Doc, ""))
 		p.states.addViews(c.Revision, views, versions.Operations(c.RevisionSnapshot.Doc, ""))
-		held[c.Base] = held[c.Base] || slices.Contains(holders, c.Base)
-		held[c.Revision] = held[c.Revision] || slices.Contains(holders, c.Revision)
 	}
-	for _, d := range holders[1:] {
-		if held[d] {
-			continue
-		}
+	if d := holders[1]; !copiedDocs[d] {
 		if err := loadAll([]*specs.VersionDocument{d}, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
 			return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 		}); err != nil {
@@ -349,8 +350,6 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		}
 		d.ReadOperations()
 		p.states.addViews(d, views, d.Operations())
-	}
-	for _, d := range holders {
 		r.done(d)
 	}
 	// The revision's documents first: a base document whose operations
