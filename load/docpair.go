@@ -395,7 +395,7 @@ func LoadDocumentSet(set *specs.DocumentSet, opts PairOptions) error {
 	newest[0].ReadOperations()
 	rest := older
 	if !opts.Full && st.outlineAll(older, opts.Validator) {
-		if st.outlineTree(newest[0]) {
+		if st.outlineTree(newest[0], false) {
 			views := map[digest]*versions.Operation{}
 			st.addViews(newest[0], views, newest[0].Operations())
 			rest = nil

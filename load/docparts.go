@@ -71,9 +71,9 @@ func (st *states) forget() {
 	st.m = nil
 }
 
-// outlineTree reads d's outline and places from its tree (indexed); ok
-// is false when d cannot be reduced.
-func (st *states) outlineTree(d *specs.VersionDocument) (ok bool) {
+// outlineTree reads d's outline from its tree (indexed), and its places
+// when placed; ok is false when d cannot be reduced.
+func (st *states) outlineTree(d *specs.VersionDocument, placed bool) (ok bool) {
 	s := d.Source
 	if s.Structure() != nil || s.Indexed() == nil || s.Indexed().Why != "" {
 		return false
@@ -98,7 +98,10 @@ func (st *states) outlineTree(d *specs.VersionDocument) (ok bool) {
 		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
 	at := st.of(d)
-	at.outline, at.places = o, specs.PositionsOf(doc.Root())
+	at.outline = o
+	if placed {
+		at.places = specs.PositionsOf(doc.Root())
+	}
 	return true
 }
 
@@ -111,7 +114,7 @@ func (st *states) outlineAll(docs []*specs.VersionDocument, v *prune.Validator) 
 	ok := make([]bool, len(docs))
 	parallel(docs, func(i int, d *specs.VersionDocument) {
 		d.Source.Index()
-		ok[i] = st.outlineTree(d) && v.CheckAll(d.Source.Indexed()) == nil
+		ok[i] = st.outlineTree(d, false) && v.CheckAll(d.Source.Indexed()) == nil
 		d.Source.DropTree()
 	})
 	return !slices.Contains(ok, false)
@@ -176,6 +179,10 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	// is loaded at the end.
 	uses := map[*specs.VersionDocument]int{}
 	copiedDocs := map[*specs.VersionDocument]bool{}
+	// Changes are placed (Place) only on the documents of comparisons of
+	// two documents that differ: where changes another comparison found
+	// are moved to, removals anchored and aliases looked for.
+	placed := map[*specs.VersionDocument]bool{}
 	for _, c := range p.Comparisons {
 		for _, d := range c.documents() {
 			uses[d]++
@@ -184,10 +191,13 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			c.Identical = !c.New && bytes.Equal(c.Base.Source.Data(), c.Revision.Source.Data())
 			if c.Identical {
 				c.Base.Source.ShareData(c.Revision.Source)
+			} else {
+				placed[c.Base], placed[c.Revision] = true, true
 			}
 		}
 	}
-	r := p.readAhead()
+	known := p.knownStates(opts.Known, placed)
+	r := p.readAhead(known, placed)
 	defer r.stop()
 	type sides struct {
 		base, revision digest
@@ -199,6 +209,9 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	documents := map[sides]*DocumentComparison{}
 	texts := map[*DocumentComparison][][]byte{}
 	validated := map[*specs.VersionDocument]bool{}
+	for d := range known {
+		validated[d] = true // as it was in the pair that read it
+	}
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		docs := c.documents()
@@ -274,6 +287,13 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			}
 		}
 		if copied {
+			// A copy is cut from the trees: documents known from another
+			// pair are parsed for it.
+			ok := make([]bool, len(docs))
+			parallel(docs, func(i int, d *specs.VersionDocument) { ok[i] = !known[d] || reducible(d) })
+			if slices.Contains(ok, false) {
+				return false, false, nil
+			}
 			bd, rd := c.Base.Source.Indexed(), c.Revision.Source.Indexed()
 			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
 			if holding {
@@ -404,12 +424,19 @@ type reading struct {
 	reduced bool
 }
 
-// readAhead starts reading, newest comparison first, each document once:
-// not the base's document of an Identical comparison, whose outline is
-// the revision's.
-func (p *DocumentPair) readAhead() *reader {
+// readAhead starts reading, newest comparison first, each document once,
+// its places only when placed: not the base's document of an Identical
+// comparison, whose outline is the revision's, nor a document known from
+// another pair, which is read already (a tree parsed for it later goes
+// with done).
+func (p *DocumentPair) readAhead(known, placed map[*specs.VersionDocument]bool) *reader {
 	r := &reader{reads: map[*specs.VersionDocument]*reading{}, ahead: runtime.GOMAXPROCS(0)}
 	r.moved = sync.NewCond(&r.mu)
+	read := make(chan struct{})
+	close(read)
+	for d := range known {
+		r.reads[d] = &reading{at: -1, done: read, reduced: true}
+	}
 	var order []*specs.VersionDocument
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
@@ -435,7 +462,7 @@ func (p *DocumentPair) readAhead() *reader {
 			r.wg.Go(func() {
 				defer close(rd.done)
 				d.Source.Index()
-				rd.reduced = p.states.outlineTree(d)
+				rd.reduced = p.states.outlineTree(d, placed[d])
 			})
 		}
 	})
@@ -473,6 +500,71 @@ func (r *reader) stop() {
 	r.moved.Broadcast()
 	r.mu.Unlock()
 	r.wg.Wait()
+}
+
+// knownStates gives each document of the pair whose text, version and
+// limits a document of earlier had, read there by the fast pass, that
+// document's outline and places (when it has those this pair needs): its
+// parts were read as the loader reads them there too. It returns the
+// documents so known.
+func (p *DocumentPair) knownStates(earlier *DocumentPair, placed map[*specs.VersionDocument]bool) map[*specs.VersionDocument]bool {
+	known := map[*specs.VersionDocument]bool{}
+	if earlier == nil {
+		return known
+	}
+	bySize := map[int64][]*specs.VersionDocument{}
+	for _, set := range []*specs.DocumentSet{earlier.Base, earlier.Revision} {
+		for _, e := range set.Documents {
+			bySize[e.Source.Size()] = append(bySize[e.Source.Size()], e)
+		}
+	}
+	for _, c := range p.Comparisons {
+		for _, d := range c.documents() {
+			if c.Identical && d == c.Base {
+				continue // its outline is the revision's
+			}
+			for _, e := range bySize[d.Source.Size()] {
+				at := earlier.states.known(e, placed[d])
+				if at == nil || !sameReading(d.Source, e.Source) {
+					continue
+				}
+				st := p.states.of(d)
+				st.outline, st.places = at.outline, at.places
+				known[d] = true
+				break
+			}
+		}
+	}
+	return known
+}
+
+// known is d's state when its outline, and its places when placed, were
+// read, else nil.
+func (st *states) known(d *specs.VersionDocument, placed bool) *state {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if at := st.m[d]; at != nil && at.outline != nil && (at.places != nil || !placed) {
+		return at
+	}
+	return nil
+}
+
+// sameReading reports whether the fast pass reads a and b alike: the same
+// text, version name (which the stability it declares must agree with),
+// node limit and path filter.
+func sameReading(a, b *specs.Source) bool {
+	pa, pb := a.Paths(), b.Paths()
+	return a.Version() == b.Version() && a.MaxNodes() == b.MaxNodes() &&
+		slices.Equal(pa.Match, pb.Match) && slices.Equal(pa.Exclude, pb.Exclude) &&
+		bytes.Equal(a.Data(), b.Data())
+}
+
+// reducible parses d, when it was not, and reports whether the fast pass
+// can reduce it.
+func reducible(d *specs.VersionDocument) bool {
+	s := d.Source
+	s.Index()
+	return s.Structure() == nil && s.Indexed() != nil && s.Indexed().Why == ""
 }
 
 // documents are the comparison's documents, base first.
