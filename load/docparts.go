@@ -335,19 +335,19 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			diffed = append(diffed, c)
 		}
 	}
+	// Each copy on its own core: a pull request diffs one comparison.
 	loaded := make([][2]*specs.Snapshot, len(diffed))
-	errs := make([]error, len(diffed))
-	parallelDo(len(diffed), func(i int) {
+	errs := make([][2]error, len(diffed))
+	parallelDo(2*len(diffed), func(k int) {
+		i, j := k/2, k%2
 		c := diffed[i]
-		for j, d := range []*specs.VersionDocument{c.Base, c.Revision} {
-			if loaded[i][j], errs[i] = loadReduced(d.Source, texts[c][j]); errs[i] != nil {
-				return
-			}
+		d := []*specs.VersionDocument{c.Base, c.Revision}[j]
+		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j]); errs[i][j] == nil {
 			loaded[i][j].Reduced = true
 		}
 	})
 	for i, c := range diffed {
-		if errs[i] != nil {
+		if errs[i][0] != nil || errs[i][1] != nil {
 			// A copy that does not load: the whole documents report it,
 			// as the full pipeline would.
 			return false, true, nil
