@@ -1,8 +1,10 @@
 package diff_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/diff"
@@ -114,5 +116,54 @@ func TestCompareDocuments(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCompareDocumentsKnown: a pair whose documents an earlier pair read
+// (load.PairOptions.Known: a check's, for its fix offer) compares as a
+// pair read afresh, the documents changed in place or new included.
+func TestCompareDocumentsKnown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	docs := map[string]map[string]string{
+		"base": {
+			"api.2023-01-01.yaml": document(map[string]string{"/a": "string"}),
+			"api.2024-01-01.yaml": document(map[string]string{"/a": "string", "/b": "string"}),
+		},
+		"revision": {
+			"api.2023-01-01.yaml": document(map[string]string{"/a": "string"}),
+			"api.2024-01-01.yaml": document(map[string]string{"/a": "integer", "/b": "string"}),
+			"api.2025-01-01.yaml": document(map[string]string{"/a": "boolean", "/c": "string"}),
+		},
+	}
+	read := func() (base, revision *specs.DocumentSet) {
+		return writeDocuments(t, filepath.Join(dir, "base"), docs["base"]), writeDocuments(t, filepath.Join(dir, "revision"), docs["revision"])
+	}
+	compare := func(known *load.DocumentPair) (*load.DocumentPair, string) {
+		base, revision := read()
+		pair, err := load.LoadDocumentPair(base, revision, load.PairOptions{Known: known})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := diff.CompareDocuments(pair, diff.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		for _, p := range res.Pairs {
+			fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
+			for _, c := range p.Changes {
+				fmt.Fprintf(&out, " %s %+v", c.ID, c.Location)
+			}
+			out.WriteString("\n")
+		}
+		for _, c := range res.Document {
+			fmt.Fprintf(&out, "document: %s\n", c.ID)
+		}
+		return pair, out.String()
+	}
+	first, want := compare(nil)
+	if _, got := compare(first); got != want {
+		t.Errorf("known from an earlier pair:\n%s\nread afresh:\n%s", got, want)
 	}
 }

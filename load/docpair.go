@@ -98,8 +98,9 @@ func LoadDocumentPair(base, revision *specs.DocumentSet, opts PairOptions) (*Doc
 	pair := &DocumentPair{Base: base, Revision: revision, Comparisons: DocumentComparisons(base, revision)}
 	if opts.Read != nil {
 		// What is held at once, as large as the largest: the trees read
-		// ahead (one per core), the two newest documents', the two of the
-		// comparison planned, and the two copies a comparison loads.
+		// ahead (one per core), the two of the comparison planned, and the
+		// two copies a comparison loads. (The newest documents' trees go
+		// once planned: loadByParts.)
 		var sizes []int64
 		for _, set := range []*specs.DocumentSet{base, revision} {
 			for _, d := range set.Documents {
@@ -107,7 +108,7 @@ func LoadDocumentPair(base, revision *specs.DocumentSet, opts PairOptions) (*Doc
 			}
 		}
 		slices.Sort(sizes)
-		held := sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-6):]
+		held := sizes[max(0, len(sizes)-runtime.GOMAXPROCS(0)-4):]
 		if revision.ByResource {
 			// A resource tree's comparisons each load copies, all held
 			// until the diff: as large as the documents at most.
@@ -394,7 +395,7 @@ func LoadDocumentSet(set *specs.DocumentSet, opts PairOptions) error {
 	newest[0].ReadOperations()
 	rest := older
 	if !opts.Full && st.outlineAll(older, opts.Validator) {
-		if st.outlineTree(newest[0]) {
+		if st.outlineTree(newest[0], false) {
 			views := map[digest]*versions.Operation{}
 			st.addViews(newest[0], views, newest[0].Operations())
 			rest = nil

@@ -71,9 +71,9 @@ func (st *states) forget() {
 	st.m = nil
 }
 
-// outlineTree reads d's outline and places from its tree (indexed); ok
-// is false when d cannot be reduced.
-func (st *states) outlineTree(d *specs.VersionDocument) (ok bool) {
+// outlineTree reads d's outline from its tree (indexed), and its places
+// when placed; ok is false when d cannot be reduced.
+func (st *states) outlineTree(d *specs.VersionDocument, placed bool) (ok bool) {
 	s := d.Source
 	if s.Structure() != nil || s.Indexed() == nil || s.Indexed().Why != "" {
 		return false
@@ -98,7 +98,10 @@ func (st *states) outlineTree(d *specs.VersionDocument) (ok bool) {
 		o.retired = versions.Retired(map[string]any{versions.LifecycleExtension: lc.Value})
 	}
 	at := st.of(d)
-	at.outline, at.places = o, specs.PositionsOf(doc.Root())
+	at.outline = o
+	if placed {
+		at.places = specs.PositionsOf(doc.Root())
+	}
 	return true
 }
 
@@ -111,7 +114,7 @@ func (st *states) outlineAll(docs []*specs.VersionDocument, v *prune.Validator) 
 	ok := make([]bool, len(docs))
 	parallel(docs, func(i int, d *specs.VersionDocument) {
 		d.Source.Index()
-		ok[i] = st.outlineTree(d) && v.CheckAll(d.Source.Indexed()) == nil
+		ok[i] = st.outlineTree(d, false) && v.CheckAll(d.Source.Indexed()) == nil
 		d.Source.DropTree()
 	})
 	return !slices.Contains(ok, false)
@@ -171,17 +174,30 @@ func (st *states) borrow(d *specs.VersionDocument, views map[digest]*versions.Op
 // one would not load, and the whole documents must report it.
 func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err error) {
 	holders := []*specs.VersionDocument{p.Base.Documents[len(p.Base.Documents)-1], p.Revision.Documents[len(p.Revision.Documents)-1]}
-	// A holder keeps its tree: it may be loaded at the end.
-	uses := map[*specs.VersionDocument]int{holders[0]: 1, holders[1]: 1}
+	// A tree goes once its comparisons are planned, but the newest
+	// revision document's only once a copy holds its operations: else it
+	// is loaded at the end.
+	uses := map[*specs.VersionDocument]int{}
+	copiedDocs := map[*specs.VersionDocument]bool{}
+	// Changes are placed (Place) only on the documents of comparisons of
+	// two documents that differ: where changes another comparison found
+	// are moved to, removals anchored and aliases looked for.
+	placed := map[*specs.VersionDocument]bool{}
 	for _, c := range p.Comparisons {
 		for _, d := range c.documents() {
 			uses[d]++
 		}
 		if c.Base != nil && c.Revision != nil {
 			c.Identical = !c.New && bytes.Equal(c.Base.Source.Data(), c.Revision.Source.Data())
+			if c.Identical {
+				c.Base.Source.ShareData(c.Revision.Source)
+			} else {
+				placed[c.Base], placed[c.Revision] = true, true
+			}
 		}
 	}
-	r := p.readAhead()
+	known := p.knownStates(opts.Known, placed)
+	r := p.readAhead(known, placed)
 	defer r.stop()
 	type sides struct {
 		base, revision digest
@@ -193,6 +209,9 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	documents := map[sides]*DocumentComparison{}
 	texts := map[*DocumentComparison][][]byte{}
 	validated := map[*specs.VersionDocument]bool{}
+	for d := range known {
+		validated[d] = true // as it was in the pair that read it
+	}
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
 		docs := c.documents()
@@ -268,6 +287,13 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			}
 		}
 		if copied {
+			// A copy is cut from the trees: documents known from another
+			// pair are parsed for it.
+			ok := make([]bool, len(docs))
+			parallel(docs, func(i int, d *specs.VersionDocument) { ok[i] = !known[d] || reducible(d) })
+			if slices.Contains(ok, false) {
+				return false, false, nil
+			}
 			bd, rd := c.Base.Source.Indexed(), c.Revision.Source.Indexed()
 			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
 			if holding {
@@ -295,7 +321,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			}
 		}
 		for _, d := range docs {
-			if uses[d]--; uses[d] == 0 {
+			copiedDocs[d] = copiedDocs[d] || copied
+			if uses[d]--; uses[d] == 0 && (d != holders[1] || copiedDocs[d]) {
 				r.done(d)
 			}
 		}
@@ -308,19 +335,19 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			diffed = append(diffed, c)
 		}
 	}
+	// Each copy on its own core: a pull request diffs one comparison.
 	loaded := make([][2]*specs.Snapshot, len(diffed))
-	errs := make([]error, len(diffed))
-	parallelDo(len(diffed), func(i int) {
+	errs := make([][2]error, len(diffed))
+	parallelDo(2*len(diffed), func(k int) {
+		i, j := k/2, k%2
 		c := diffed[i]
-		for j, d := range []*specs.VersionDocument{c.Base, c.Revision} {
-			if loaded[i][j], errs[i] = loadReduced(d.Source, texts[c][j]); errs[i] != nil {
-				return
-			}
+		d := []*specs.VersionDocument{c.Base, c.Revision}[j]
+		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j]); errs[i][j] == nil {
 			loaded[i][j].Reduced = true
 		}
 	})
 	for i, c := range diffed {
-		if errs[i] != nil {
+		if errs[i][0] != nil || errs[i][1] != nil {
 			// A copy that does not load: the whole documents report it,
 			// as the full pipeline would.
 			return false, true, nil
@@ -331,17 +358,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	// The views of the operations: every copy's, and the newest
 	// revision document's when no copy holds all of its own.
 	views := map[digest]*versions.Operation{}
-	held := map[*specs.VersionDocument]bool{}
 	for _, c := range diffed {
 		p.states.addViews(c.Base, views, versions.Operations(c.BaseSnapshot.Doc, ""))
 		p.states.addViews(c.Revision, views, versions.Operations(c.RevisionSnapshot.Doc, ""))
-		held[c.Base] = held[c.Base] || slices.Contains(holders, c.Base)
-		held[c.Revision] = held[c.Revision] || slices.Contains(holders, c.Revision)
 	}
-	for _, d := range holders[1:] {
-		if held[d] {
-			continue
-		}
+	if d := holders[1]; !copiedDocs[d] {
 		if err := loadAll([]*specs.VersionDocument{d}, opts, func(d *specs.VersionDocument, o PairOptions) (*specs.Snapshot, error) {
 			return LoadForComparisons(d.Source, []*specs.Source{d.Source}, o)
 		}); err != nil {
@@ -349,8 +370,6 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		}
 		d.ReadOperations()
 		p.states.addViews(d, views, d.Operations())
-	}
-	for _, d := range holders {
 		r.done(d)
 	}
 	// The revision's documents first: a base document whose operations
@@ -405,12 +424,19 @@ type reading struct {
 	reduced bool
 }
 
-// readAhead starts reading, newest comparison first, each document once:
-// not the base's document of an Identical comparison, whose outline is
-// the revision's.
-func (p *DocumentPair) readAhead() *reader {
+// readAhead starts reading, newest comparison first, each document once,
+// its places only when placed: not the base's document of an Identical
+// comparison, whose outline is the revision's, nor a document known from
+// another pair, which is read already (a tree parsed for it later goes
+// with done).
+func (p *DocumentPair) readAhead(known, placed map[*specs.VersionDocument]bool) *reader {
 	r := &reader{reads: map[*specs.VersionDocument]*reading{}, ahead: runtime.GOMAXPROCS(0)}
 	r.moved = sync.NewCond(&r.mu)
+	read := make(chan struct{})
+	close(read)
+	for d := range known {
+		r.reads[d] = &reading{at: -1, done: read, reduced: true}
+	}
 	var order []*specs.VersionDocument
 	for i := len(p.Comparisons) - 1; i >= 0; i-- {
 		c := p.Comparisons[i]
@@ -436,7 +462,7 @@ func (p *DocumentPair) readAhead() *reader {
 			r.wg.Go(func() {
 				defer close(rd.done)
 				d.Source.Index()
-				rd.reduced = p.states.outlineTree(d)
+				rd.reduced = p.states.outlineTree(d, placed[d])
 			})
 		}
 	})
@@ -474,6 +500,71 @@ func (r *reader) stop() {
 	r.moved.Broadcast()
 	r.mu.Unlock()
 	r.wg.Wait()
+}
+
+// knownStates gives each document of the pair whose text, version and
+// limits a document of earlier had, read there by the fast pass, that
+// document's outline and places (when it has those this pair needs): its
+// parts were read as the loader reads them there too. It returns the
+// documents so known.
+func (p *DocumentPair) knownStates(earlier *DocumentPair, placed map[*specs.VersionDocument]bool) map[*specs.VersionDocument]bool {
+	known := map[*specs.VersionDocument]bool{}
+	if earlier == nil {
+		return known
+	}
+	bySize := map[int64][]*specs.VersionDocument{}
+	for _, set := range []*specs.DocumentSet{earlier.Base, earlier.Revision} {
+		for _, e := range set.Documents {
+			bySize[e.Source.Size()] = append(bySize[e.Source.Size()], e)
+		}
+	}
+	for _, c := range p.Comparisons {
+		for _, d := range c.documents() {
+			if c.Identical && d == c.Base {
+				continue // its outline is the revision's
+			}
+			for _, e := range bySize[d.Source.Size()] {
+				at := earlier.states.known(e, placed[d])
+				if at == nil || !sameReading(d.Source, e.Source) {
+					continue
+				}
+				st := p.states.of(d)
+				st.outline, st.places = at.outline, at.places
+				known[d] = true
+				break
+			}
+		}
+	}
+	return known
+}
+
+// known is d's state when its outline, and its places when placed, were
+// read, else nil.
+func (st *states) known(d *specs.VersionDocument, placed bool) *state {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if at := st.m[d]; at != nil && at.outline != nil && (at.places != nil || !placed) {
+		return at
+	}
+	return nil
+}
+
+// sameReading reports whether the fast pass reads a and b alike: the same
+// text, version name (which the stability it declares must agree with),
+// node limit and path filter.
+func sameReading(a, b *specs.Source) bool {
+	pa, pb := a.Paths(), b.Paths()
+	return a.Version() == b.Version() && a.MaxNodes() == b.MaxNodes() &&
+		slices.Equal(pa.Match, pb.Match) && slices.Equal(pa.Exclude, pb.Exclude) &&
+		bytes.Equal(a.Data(), b.Data())
+}
+
+// reducible parses d, when it was not, and reports whether the fast pass
+// can reduce it.
+func reducible(d *specs.VersionDocument) bool {
+	s := d.Source
+	s.Index()
+	return s.Structure() == nil && s.Indexed() != nil && s.Indexed().Why == ""
 }
 
 // documents are the comparison's documents, base first.

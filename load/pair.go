@@ -35,6 +35,10 @@ type PairOptions struct {
 	// reads them; a history shares one across its snapshots, a check and
 	// its fix offer share one. Nil: one per load.
 	Validator *prune.Validator
+	// Known is a pair loaded before of the same texts (a check's, for its
+	// fix offer's check): LoadDocumentPair reads a document whose text one
+	// of its documents held from what the fast pass read there.
+	Known *DocumentPair
 	// Keep leaves the sources parsed after the load, for more pairs of the
 	// same sources (a fix and its verification compare the base and the
 	// revision with the fixed text): each is then parsed once. Without it

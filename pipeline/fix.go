@@ -116,7 +116,11 @@ func (c *Comparison) CheckFixed(fixed *specs.DocumentSet) (*policy.Report, error
 	}
 	quiet := c.opts
 	quiet.Note = nil
-	pair, err := load.LoadDocumentPair(base, fixed, pairOptions(quiet))
+	opts := pairOptions(quiet)
+	// Most of the fixed documents, and the base's, are the texts the check
+	// read: they are not parsed again.
+	opts.Known = c.Documents
+	pair, err := load.LoadDocumentPair(base, fixed, opts)
 	if err != nil {
 		return nil, fmt.Errorf("the fixed documents do not load: %w", err)
 	}

@@ -8,6 +8,7 @@
 package specs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -185,6 +186,15 @@ func Read(path string, opts LoadOptions) (*Source, error) {
 // (apiver fix's result) to compare before it is written.
 func (s *Source) WithData(data []byte) *Source {
 	return &Source{arg: s.arg, path: s.path, ref: s.ref, date: s.date, data: data, read: s.read, paths: s.paths, maxNodes: s.maxNodes, version: s.version}
+}
+
+// ShareData has s hold other's bytes when they are its own, so that two
+// sources of the same text (a document a pull request did not change, in
+// the base and in the revision) hold it once.
+func (s *Source) ShareData(other *Source) {
+	if bytes.Equal(s.data, other.data) {
+		s.data = other.data
+	}
 }
 
 // Index runs the fast pass over the source, once: load.PlanPair and
