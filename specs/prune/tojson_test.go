@@ -94,9 +94,7 @@ func TestLoaderJSONOnRealSnapshot(t *testing.T) {
 	nodes := []*yaml.Node{root}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "paths" {
-			for _, item := range root.Content[i+1].Content {
-				nodes = append(nodes, item)
-			}
+			nodes = append(nodes, root.Content[i+1].Content...)
 		}
 	}
 	for _, n := range nodes {
