@@ -3,12 +3,10 @@ package prune
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/url"
 	"slices"
 	"strings"
 
-	oasyaml "github.com/oasdiff/yaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -237,13 +235,13 @@ func (ix *indexer) paths(paths *yaml.Node) {
 		for _, op := range ops {
 			u := &unit{media: map[string]*unit{}, mediaOK: true}
 			u.hash = hashOf(0, "", "", []hashValue{d.hash(op[1], operationShape), shared.hash})
+			u.removable = op[0].Anchor == "" && !hasAnchor(op[1])
 			ix.unit = u
 			ix.operation(u, op[1])
 			ix.unit = nil
 			u.shared, u.key = shared, op[0]
 			// An operation left out is read as the loader reads one.
 			u.value, u.shape = op[1], operationShape
-			u.removable = op[0].Anchor == "" && !hasAnchor(op[1])
 			u.refs = append(u.refs, shared.refs...)
 			name := op[0].Value + " " + pk.Value
 			d.ops[name] = u
@@ -260,25 +258,22 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 		ix.walk(op, operationShape, false)
 		return
 	}
-	// Entries are left out of a skeleton only where nothing is shared
-	// with other places: no anchor in the operation, no alias in the entry.
-	skippable := !hasAnchor(op)
 	for i := 0; i+1 < len(op.Content); i += 2 {
 		k, v := op.Content[i], op.Content[i+1]
-		switch {
-		case skippable && k.Value == "parameters" && !hasAlias(v):
-			// Left out once the components are known (Doc.skipParameters).
-			u.params = [2]*yaml.Node{k, v}
-			ix.skipped = &u.paramsRefs
-			ix.entry(k, v, operationShape, false)
-			ix.skipped = nil
-			continue
-		case skippable && skeletonSkips[k.Value] && !hasAlias(v):
-			u.skip = append(u.skip, k, v)
+		// Entries are left out of a skeleton only where nothing is shared
+		// with other places: no anchor in the operation (removable), no
+		// alias in the entry. What they name is not the skeleton's.
+		if u.removable && (k.Value == "parameters" || skeletonSkips[k.Value]) && !hasAlias(v) {
 			var refs []string
 			ix.skipped = &refs
 			ix.entry(k, v, operationShape, false)
 			ix.skipped = nil
+			if k.Value == "parameters" {
+				// Left out once the components are known (Doc.skipParameters).
+				u.params, u.paramsRefs = [2]*yaml.Node{k, v}, refs
+			} else {
+				u.skip = append(u.skip, k, v)
+			}
 			continue
 		}
 		switch k.Value {
@@ -556,13 +551,7 @@ func (d *Doc) ignoredValue(k, v *yaml.Node) {
 // readsAsJSON reports whether the loader's YAML-to-JSON conversion takes n:
 // what loaderJSON writes, it does; anything else is converted its way.
 func readsAsJSON(n *yaml.Node) bool {
-	if (&loaderJSON{}).value(n) {
-		return true
-	}
-	w := &writer{expand: true, line: math.MaxInt}
-	w.node(n)
-	_, err := oasyaml.Unmarshal(w.buf.Bytes(), new(json.RawMessage), oasyaml.DecodeOpts{DisableTimestamps: true})
-	return err == nil
+	return (&loaderJSON{}).value(n) || loaderReads(n, new(json.RawMessage)) == nil
 }
 
 // reference walks a Reference Object: a $ref where s expects one.

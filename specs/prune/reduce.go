@@ -427,17 +427,17 @@ func (red *Reduction) planFor(d *Doc) plan {
 // bothSkip are the entries (by key) that the skeletons of both b and r can
 // leave out.
 func bothSkip(b, r *unit) map[string]bool {
-	keys := map[string]bool{}
+	inBase := map[string]bool{}
 	for i := 0; i < len(b.skip); i += 2 {
-		keys[b.skip[i].Value] = false
+		inBase[b.skip[i].Value] = true
 	}
+	both := map[string]bool{}
 	for i := 0; i < len(r.skip); i += 2 {
-		if _, ok := keys[r.skip[i].Value]; ok {
-			keys[r.skip[i].Value] = true
+		if key := r.skip[i].Value; inBase[key] {
+			both[key] = true
 		}
 	}
-	maps.DeleteFunc(keys, func(_ string, both bool) bool { return !both })
-	return keys
+	return both
 }
 
 func keepsSchemas(u *unit) bool { return u != nil && u.keepsSchemas }

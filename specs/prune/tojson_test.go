@@ -2,13 +2,11 @@ package prune
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
-	oasyaml "github.com/oasdiff/yaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -138,10 +136,8 @@ func convertedAsTheLoader(n *yaml.Node) string {
 	if !c.value(list) {
 		return ""
 	}
-	w := &writer{expand: true, line: math.MaxInt}
-	w.node(list)
 	var want json.RawMessage
-	if _, err := oasyaml.Unmarshal(w.buf.Bytes(), &want, oasyaml.DecodeOpts{DisableTimestamps: true}); err != nil {
+	if err := loaderReads(list, &want); err != nil {
 		return "converted, but the loader refuses the tree: " + err.Error() + "\nconverted: " + string(c.buf)
 	}
 	if string(want) != string(c.buf) {
@@ -186,9 +182,7 @@ func TestValidatorReadsAsTheLoader(t *testing.T) {
 			n := doc.Content[0]
 			got := read([]part{{key: validated{s: schemaShape}, n: n}})
 			list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}}
-			w := &writer{expand: true, line: math.MaxInt}
-			w.node(list)
-			_, want := oasyaml.Unmarshal(w.buf.Bytes(), targets[schemaShape](), oasyaml.DecodeOpts{DisableTimestamps: true})
+			want := loaderReads(list, targets[schemaShape]())
 			if (got == nil) != (want == nil) {
 				t.Errorf("the validator says %v, the loader %v", got, want)
 			}

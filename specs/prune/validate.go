@@ -167,20 +167,29 @@ func read(parts []part) error {
 			}
 		}
 		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: nodes}
-		w := &writer{json: g.json, expand: true, line: math.MaxInt}
-		w.node(list)
 		target := targets[g.s]()
 		var err error
 		if g.json {
+			w := &writer{json: true, expand: true, line: math.MaxInt}
+			w.node(list)
 			err = json.Unmarshal(w.buf.Bytes(), target)
 		} else {
-			_, err = oasyaml.Unmarshal(w.buf.Bytes(), target, oasyaml.DecodeOpts{DisableTimestamps: true})
+			err = loaderReads(list, target)
 		}
 		if err != nil {
 			return fmt.Errorf("a %s that is cut does not load: %w", g.s.name, err)
 		}
 	}
 	return nil
+}
+
+// loaderReads unmarshals the YAML tree n into target as the loader reads
+// a YAML text: written as text, and read by the loader's YAML reading.
+func loaderReads(n *yaml.Node, target any) error {
+	w := &writer{expand: true, line: math.MaxInt}
+	w.node(n)
+	_, err := oasyaml.Unmarshal(w.buf.Bytes(), target, oasyaml.DecodeOpts{DisableTimestamps: true})
+	return err
 }
 
 // readConverted unmarshals into target, as one list, the JSON that the
