@@ -159,8 +159,8 @@ func (d *Doc) text(p plan) []byte {
 	for _, u := range p.remove {
 		w.remove[u.key] = true
 	}
-	for i := 0; i < len(p.skip); i += 2 {
-		w.remove[p.skip[i]] = true
+	for _, e := range p.skip {
+		w.remove[e.k] = true
 	}
 	// Room for most texts at once, without a large allocation for each of
 	// thousands of small version documents.

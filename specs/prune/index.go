@@ -69,14 +69,32 @@ type unit struct {
 	outerRefs []string
 	// shared is the path item an operation belongs to.
 	shared *unit
-	// skip are the entries (key, then value) of an operation that its
-	// skeleton leaves out: what no reader of an unchanged operation needs
-	// (its versions are read from its request body and responses); params
-	// its parameter list, left out too unless it may name one parameter
-	// twice, with the components it names.
-	skip       []*yaml.Node
+	// skip are the entries of an operation that its skeleton may leave
+	// out: what no reader of an unchanged operation needs (its versions are
+	// read from the media types of its request body and responses that
+	// name one); params its parameter list, left out too unless it may name
+	// one parameter twice, with the components it names. payloads are its
+	// request body and responses, left out where they name no version
+	// (Doc.skipPayloads).
+	skip       []entry
 	params     [2]*yaml.Node
 	paramsRefs []string
+	payloads   []entry
+}
+
+// entry is a part of an operation that its skeleton may leave out.
+type entry struct {
+	// name tells entries apart across documents: the operation's key, or
+	// "responses\x00" and the status of a response.
+	name string
+	// outer is, for a response, the key of the operation's responses.
+	outer, k, v *yaml.Node
+	// skelRefs are the components the entry's skeleton names, which the
+	// skeleton needs where it keeps the entry.
+	skelRefs []string
+	// schemas are the entry's schema positions, as a range of its
+	// operation's.
+	schemas [2]int
 }
 
 // cut is a node the reduction replaces or leaves out, with its shape.
@@ -114,6 +132,7 @@ func Index(root *yaml.Node, json bool) *Doc {
 	}
 	if d.Why == "" {
 		d.skipParameters()
+		d.skipPayloads()
 	}
 	return d
 }
@@ -272,13 +291,13 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 				// Left out once the components are known (Doc.skipParameters).
 				u.params, u.paramsRefs = [2]*yaml.Node{k, v}, refs
 			} else {
-				u.skip = append(u.skip, k, v)
+				u.skip = append(u.skip, entry{name: k.Value, k: k, v: v})
 			}
 			continue
 		}
 		switch k.Value {
 		case "requestBody":
-			ix.body(u, "requestBody", v, requestBody)
+			ix.payload(u, entry{name: k.Value, k: k, v: v}, "requestBody", requestBody)
 		case "responses":
 			if !plainMapping(v) {
 				u.mediaOK = false
@@ -287,12 +306,32 @@ func (ix *indexer) operation(u *unit, op *yaml.Node) {
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				rk, rv := v.Content[j], v.Content[j+1]
-				ix.body(u, "responses\x00"+rk.Value, rv, responsesShape.child(rk.Value))
+				s := responsesShape.child(rk.Value)
+				if s != responseShape {
+					ix.body(u, "responses\x00"+rk.Value, rv, s)
+					continue
+				}
+				ix.payload(u, entry{name: "responses\x00" + rk.Value, outer: k, k: rk, v: rv}, "responses\x00"+rk.Value, s)
 			}
 		default:
 			ix.entry(k, v, operationShape, false)
 		}
 	}
+}
+
+// payload walks a request body or response of an operation (ix.body) and,
+// where the skeleton may leave it out, notes it apart with what its
+// skeleton names: those are needed only where it is kept.
+func (ix *indexer) payload(u *unit, e entry, where string, s *shape) {
+	refs, schemas := len(u.skelRefs), len(u.schemas)
+	ix.body(u, where, e.v, s)
+	if !u.removable || hasAlias(e.v) {
+		return
+	}
+	e.skelRefs = slices.Clone(u.skelRefs[refs:])
+	e.schemas = [2]int{schemas, len(u.schemas)}
+	u.skelRefs = u.skelRefs[:refs]
+	u.payloads = append(u.payloads, e)
 }
 
 // skeletonSkips are the entries of an operation that a skeleton leaves
@@ -311,13 +350,81 @@ func (d *Doc) skipParameters() {
 			continue
 		}
 		if d.distinctParameters(u.params[1]) {
-			u.skip = append(u.skip, u.params[0], u.params[1])
+			u.skip = append(u.skip, entry{name: u.params[0].Value, k: u.params[0], v: u.params[1]})
 		} else {
 			u.skelRefs = append(u.skelRefs, u.paramsRefs...)
 		}
 		u.params, u.paramsRefs = [2]*yaml.Node{}, nil
 	}
 }
+
+// skipPayloads marks each request body and response of an operation that
+// names no version as one its skeleton may leave out. The others' media
+// types are what the operation's versions are read from. A payload left
+// out is one whose media types (its $refs followed) are none of the
+// vendor media types that name versions, nor carry marks a version
+// document's versions are read from (deprecated, x- extensions): then no
+// reader of an unchanged operation reads it, and the diff compares two
+// skeletons without it.
+func (d *Doc) skipPayloads() {
+	for _, u := range d.ops {
+		for _, e := range u.payloads {
+			if d.namesNoVersion(e.v) {
+				u.skip = append(u.skip, e)
+			} else {
+				u.skelRefs = append(u.skelRefs, e.skelRefs...)
+			}
+		}
+		u.payloads = nil
+	}
+}
+
+// namesNoVersion reports whether a request body or response, its $refs
+// followed, has media types that are not vendor media types and have no
+// fields but the schema, examples and encoding.
+func (d *Doc) namesNoVersion(n *yaml.Node) bool {
+	for hops := 0; hops <= 16; hops++ {
+		if !plainMapping(n) || hasAlias(n) {
+			return false
+		}
+		ref := mapValue(n, "$ref")
+		if ref == nil {
+			break
+		}
+		name, ok := componentOf(ref.Value)
+		c := d.comps[name]
+		if !ok || c == nil || !(strings.HasPrefix(name, "responses/") || strings.HasPrefix(name, "requestBodies/")) {
+			return false
+		}
+		n = c.value
+	}
+	if mapValue(n, "$ref") != nil {
+		return false
+	}
+	content := mapValue(n, "content")
+	if content == nil {
+		return true
+	}
+	if !plainMapping(content) {
+		return false
+	}
+	for i := 0; i+1 < len(content.Content); i += 2 {
+		k, v := content.Content[i], content.Content[i+1]
+		if k.Kind != yaml.ScalarNode || strings.Contains(strings.ToLower(k.Value), "vnd") || !plainMapping(v) {
+			return false
+		}
+		for j := 0; j < len(v.Content); j += 2 {
+			if !plainMediaTypeFields[v.Content[j].Value] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainMediaTypeFields are the fields of a media type object that no
+// version is read from.
+var plainMediaTypeFields = map[string]bool{"schema": true, "example": true, "examples": true, "encoding": true}
 
 // distinctParameters reports whether list is a list of parameters (or
 // references to parameter components) whose locations and names are

@@ -190,7 +190,7 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 	for _, side := range sides {
 		for name := range red.pruned {
 			if u := side.ops[name]; u != nil {
-				skelRoots = append(skelRoots, u.skelRefs...)
+				skelRoots = append(skelRoots, u.skeletonRefs(red.skipped[name])...)
 			}
 		}
 	}
@@ -379,8 +379,8 @@ func Merge(d *Doc, reds []*Reduction) *Reduction {
 type plan struct {
 	replace []cut // by {}
 	remove  []*unit
-	// skip are entries of operations left out (key, then value).
-	skip []*yaml.Node
+	// skip are entries of operations left out.
+	skip []entry
 }
 
 func (red *Reduction) planFor(d *Doc) plan {
@@ -392,12 +392,18 @@ func (red *Reduction) planFor(d *Doc) plan {
 			continue
 		}
 		if red.pruned[name] {
-			p.replace = append(p.replace, u.schemas...)
-			for i := 0; i+1 < len(u.skip); i += 2 {
-				if red.skipped[name][u.skip[i].Value] {
-					p.skip = append(p.skip, u.skip[i], u.skip[i+1])
+			// The schemas of an entry left out go with it.
+			from := 0
+			for _, e := range u.skip {
+				if red.skipped[name][e.name] {
+					p.skip = append(p.skip, e)
+					if e.schemas[1] > e.schemas[0] {
+						p.replace = append(p.replace, u.schemas[from:e.schemas[0]]...)
+						from = e.schemas[1]
+					}
 				}
 			}
+			p.replace = append(p.replace, u.schemas[from:]...)
 			continue
 		}
 		for _, key := range sortedKeys(u.media) {
@@ -428,16 +434,28 @@ func (red *Reduction) planFor(d *Doc) plan {
 // leave out.
 func bothSkip(b, r *unit) map[string]bool {
 	inBase := map[string]bool{}
-	for i := 0; i < len(b.skip); i += 2 {
-		inBase[b.skip[i].Value] = true
+	for _, e := range b.skip {
+		inBase[e.name] = true
 	}
 	both := map[string]bool{}
-	for i := 0; i < len(r.skip); i += 2 {
-		if key := r.skip[i].Value; inBase[key] {
-			both[key] = true
+	for _, e := range r.skip {
+		if inBase[e.name] {
+			both[e.name] = true
 		}
 	}
 	return both
+}
+
+// skeletonRefs are the components u's skeleton names when it leaves out
+// the entries of skipped.
+func (u *unit) skeletonRefs(skipped map[string]bool) []string {
+	refs := u.skelRefs
+	for _, e := range u.skip {
+		if !skipped[e.name] && len(e.skelRefs) > 0 {
+			refs = append(slices.Clip(refs), e.skelRefs...)
+		}
+	}
+	return refs
 }
 
 func keepsSchemas(u *unit) bool { return u != nil && u.keepsSchemas }

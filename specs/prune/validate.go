@@ -105,12 +105,19 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 			take(d, u.shape, u.value, u.hash)
 		}
 		// An entry left out of an operation is read as an operation that
-		// has only it.
-		skip := plans[i].skip
-		for j := 0; j+1 < len(skip); j += 2 {
-			k, v := skip[j], skip[j+1]
-			entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
-			take(d, operationShape, entry, hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(k, data), d.hash(v, operationShape.child(k.Value))}))
+		// has only it; a response, as one that has only it of its
+		// responses.
+		for _, e := range plans[i].skip {
+			n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.k, e.v}}
+			var h hashValue
+			if e.outer == nil {
+				h = hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(e.k, data), d.hash(e.v, operationShape.child(e.k.Value))})
+			} else {
+				h = hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(e.k, data), d.hash(e.v, responsesShape.child(e.k.Value))})
+				n = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.outer, n}}
+				h = hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(e.outer, data), h})
+			}
+			take(d, operationShape, n, h)
 		}
 	}
 	var halves [2][]part
