@@ -75,7 +75,7 @@ name). One snapshot is a history of one release: it is read and checked as any o
 				return err
 			}
 			if !history.Documents {
-				budgetMemory(largestFile(history.Paths) * int64(pipeline.SnapshotsHeld()))
+				budgetHistoryMemory(largestFile(history.Paths) * int64(pipeline.SnapshotsHeld()))
 			}
 			filter, err := pathFilter.filter()
 			if err != nil {
