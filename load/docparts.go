@@ -342,7 +342,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		i, j := k/2, k%2
 		c := diffed[i]
 		d := []*specs.VersionDocument{c.Base, c.Revision}[j]
-		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j]); errs[i][j] == nil {
+		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j], nil); errs[i][j] == nil {
 			loaded[i][j].Reduced = true
 		}
 	})

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/specs/prune"
 	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -44,25 +45,29 @@ func Load(path string, opts specs.LoadOptions) (*specs.Snapshot, error) {
 // loadSource parses the whole document. After Index, it reuses its
 // structure check instead of parsing the YAML once more.
 func loadSource(s *specs.Source) (*specs.Snapshot, error) {
-	return parseSource(s, s.Data(), s.RefReader(), s.Checked())
+	return parseSource(s, s.Data(), s.RefReader(), s.Checked(), nil)
 }
 
-// loadReduced parses a reduced copy of the source s, every node on its line.
+// loadReduced parses a reduced copy of the source s, every node on its line,
+// and puts back the skeletons it left out (prune.Reduction.Reduce).
 // Only documents that name no other file are reduced, so a $ref that
 // kin-openapi would read from a file is one the reduction lost: an error,
 // which makes the caller load the whole text instead.
-func loadReduced(s *specs.Source, text []byte) (*specs.Snapshot, error) {
+func loadReduced(s *specs.Source, text []byte, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
 	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
 		return nil, fmt.Errorf("a $ref into %s lost its target", location)
 	}
-	return parseSource(s, text, lost, true)
+	return parseSource(s, text, lost, true, skeletons)
 }
 
+// originFile is the name kin-openapi gives the file at path in origins.
+func originFile(path string) string { return (&url.URL{Path: path}).String() }
+
 // parseSource parses text in place of the source's own, reading $ref'd files
-// with read; errors are those of the source's own text. checked says the
-// source's structure was checked already.
-func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, checked bool) (*specs.Snapshot, error) {
-	files := map[string]string{(&url.URL{Path: s.Path()}).String(): s.Path()}
+// with read, and puts back skeletons; errors are those of the source's own
+// text. checked says the source's structure was checked already.
+func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, checked bool, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
+	files := map[string]string{originFile(s.Path()): s.Path()}
 	var mu sync.Mutex
 	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		data, err := read(loader, location)
@@ -73,7 +78,7 @@ func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, ch
 		}
 		return data, err
 	}
-	doc, err := parse(s.Path(), s.Data(), text, recorded, checked, s.MaxNodes())
+	doc, err := parse(s.Path(), s.Data(), text, recorded, checked, s.MaxNodes(), skeletons)
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*specs.Error](err); ok && s.Ref() != "" {
@@ -95,14 +100,14 @@ func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, ch
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, specs.RefReader(path, allowRemoteRefs), false, 0)
+	return parse(path, data, data, specs.RefReader(path, allowRemoteRefs), false, 0, nil)
 }
 
 // parse is Parse with read reading the $ref'd files. kin-openapi reads text,
 // which is data itself or a reduced copy of it, every node on its line;
 // data is checked (unless checked says it was), with at most maxNodes nodes
 // (0: DefaultMaxNodes), and named in errors.
-func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
+func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64, skeletons []prune.Skeleton) (*openapi3.T, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &specs.Error{File: path, Msg: "the file is empty"}
 	}
@@ -120,6 +125,14 @@ func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checke
 	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
 	if err != nil {
 		return nil, specs.DescribeLoadError(path, data, err)
+	}
+	// Before the checks of the whole document, which see them too.
+	for _, sk := range skeletons {
+		item := doc.Paths.Value(sk.Path)
+		if item == nil {
+			return nil, fmt.Errorf("the reduced text lost the path item of %s %s", sk.Method, sk.Path)
+		}
+		item.SetOperation(sk.Method, sk.Op)
 	}
 	switch {
 	case strings.HasPrefix(doc.OpenAPI, "3."):

@@ -132,6 +132,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		}
 	}
 	var baseText, revText []byte
+	var baseSkeletons, revSkeletons []prune.Skeleton
 	var summary string
 	concurrently := true
 	switch {
@@ -152,12 +153,13 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}
 		validator := opts.validator()
-		texts, err := red.Texts([]*prune.Doc{base.Indexed(), revision.Indexed()}, validator)
+		reduced, err := red.Reduce([]*prune.Doc{base.Indexed(), revision.Indexed()}, validator, []string{originFile(base.Path()), originFile(revision.Path())})
 		if err != nil {
 			note("%s, %s: %v: both loaded whole", base.Path(), revision.Path(), err)
 			return whole()
 		}
-		baseText, revText = texts[0], texts[1]
+		baseText, revText = reduced[0].Text, reduced[1].Text
+		baseSkeletons, revSkeletons = reduced[0].Skeletons, reduced[1].Skeletons
 		// One after the other only where the texts are large and their
 		// garbage would add up; small or nearly whole texts load at once.
 		small := 4*(len(baseText)+len(revText)) < len(base.Data())+len(revision.Data())
@@ -173,14 +175,14 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	}
 	if concurrently {
 		// As the full pipeline loads them.
-		err = both(func() (err error) { b, err = loadText(base, baseText); return err },
-			func() (err error) { r, err = loadText(revision, revText); return err })
+		err = both(func() (err error) { b, err = loadText(base, baseText, baseSkeletons); return err },
+			func() (err error) { r, err = loadText(revision, revText, revSkeletons); return err })
 	} else {
 		// One after the other: kin-openapi's load makes several times the
 		// document's size in garbage, and two at once would double the peak.
-		b, err = loadText(base, baseText)
+		b, err = loadText(base, baseText, baseSkeletons)
 		if err == nil {
-			r, err = loadText(revision, revText)
+			r, err = loadText(revision, revText, revSkeletons)
 		}
 	}
 	if err != nil {
@@ -272,7 +274,7 @@ func emptied(s *specs.Source) []byte {
 // when it does not load. The whole text then reports an input error; if
 // it loads, the reduction lost something, which note says.
 func loadReducedOrWhole(s *specs.Source, text []byte, note func(string, ...any)) (*specs.Snapshot, error) {
-	snap, err := loadReduced(s, text)
+	snap, err := loadReduced(s, text, nil)
 	if err == nil {
 		snap.Reduced = true
 		return snap, nil
@@ -284,12 +286,13 @@ func loadReducedOrWhole(s *specs.Source, text []byte, note func(string, ...any))
 	return whole, wholeErr
 }
 
-// loadText loads text in place of s's own, or s whole when text is nil.
-func loadText(s *specs.Source, text []byte) (*specs.Snapshot, error) {
+// loadText loads text, with the skeletons it leaves out, in place of s's
+// own, or s whole when text is nil.
+func loadText(s *specs.Source, text []byte, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
 	if text == nil {
 		return loadSource(s)
 	}
-	return loadReduced(s, text)
+	return loadReduced(s, text, skeletons)
 }
 
 // LoadForComparisons loads s for its comparisons with each of neighbours

@@ -8,6 +8,7 @@ import (
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
+	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -43,6 +44,9 @@ func TestReducedLoadKeepsSkeletonsAndLines(t *testing.T) {
 	}
 	for _, pair := range [][2]*specs.Snapshot{{fullBase, base}, {fullRev, revision}} {
 		full, reduced := versions.Operations(pair[0].Doc, "zoo"), versions.Operations(pair[1].Doc, "zoo")
+		if diff := cmp.Diff(operationFacts(full), operationFacts(reduced)); diff != "" {
+			t.Errorf("facts of the reduced load differ from the whole load's (-whole +reduced):\n%s", diff)
+		}
 		if len(full) != len(reduced) {
 			t.Fatalf("%d operations reduced, %d whole", len(reduced), len(full))
 		}

@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -383,11 +384,11 @@ type plan struct {
 	skip []entry
 }
 
-func (red *Reduction) planFor(d *Doc) plan {
+func (red *Reduction) planFor(d *Doc, built map[string]bool) plan {
 	var p plan
 	for _, name := range sortedKeys(d.ops) {
 		u := d.ops[name]
-		if red.dropped[name] {
+		if red.dropped[name] || built[name] {
 			p.remove = append(p.remove, u)
 			continue
 		}
@@ -543,20 +544,86 @@ func (red *Reduction) Text(d *Doc, v *Validator) ([]byte, error) {
 // Texts is Text of each of docs: what they cut is read once, and their
 // texts are written concurrently.
 func (red *Reduction) Texts(docs []*Doc, v *Validator) ([][]byte, error) {
+	reduced, err := red.Reduce(docs, v, nil)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([][]byte, len(docs))
+	for i, r := range reduced {
+		texts[i] = r.Text
+	}
+	return texts, nil
+}
+
+// Reduced is a document's reduced text, and the skeletons it leaves out
+// for the caller to put back once the text is loaded.
+type Reduced struct {
+	Text      []byte
+	Skeletons []Skeleton
+}
+
+// Reduce is Texts, but where files are given (each document's name as the
+// loader records it in origins), the skeletons that every one of docs can
+// build from its tree (Doc.builds) are left out of the texts and built:
+// kin-openapi then loads only what may have changed. An operation left
+// out is read whole as the loader reads one, so that an input error in it
+// is still found.
+func (red *Reduction) Reduce(docs []*Doc, v *Validator, files []string) ([]Reduced, error) {
+	built := map[string]bool{}
+	if files != nil {
+		for name := range red.pruned {
+			built[name] = true
+			for _, d := range docs {
+				if u := d.ops[name]; u != nil && !d.builds(u, red.skipped[name]) {
+					built[name] = false
+				}
+			}
+		}
+	}
 	plans := make([]plan, len(docs))
 	for i, d := range docs {
-		plans[i] = red.planFor(d)
+		plans[i] = red.planFor(d, built)
 	}
 	if err := v.check(docs, plans); err != nil {
 		return nil, err
 	}
-	texts := make([][]byte, len(docs))
+	reduced := make([]Reduced, len(docs))
+	errs := make([]error, len(docs))
 	var wg sync.WaitGroup
 	for i, d := range docs {
-		wg.Go(func() { texts[i] = d.text(plans[i]) })
+		wg.Go(func() { reduced[i].Text = d.text(plans[i]) })
+		if files == nil {
+			continue
+		}
+		wg.Go(func() { reduced[i].Skeletons, errs[i] = d.skeletons(red, built, files[i]) })
 	}
 	wg.Wait()
-	return texts, nil
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return reduced, nil
+}
+
+// skeletons builds the skeletons of d's operations of built.
+func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string) ([]Skeleton, error) {
+	emptied := make(map[*yaml.Node]bool, len(d.emptied))
+	for _, n := range d.emptied {
+		emptied[n] = true
+	}
+	var out []Skeleton
+	for _, name := range sortedKeys(built) {
+		u := d.ops[name]
+		if !built[name] || u == nil {
+			continue
+		}
+		op, err := d.skeleton(u, red.skipped[name], emptied, file)
+		if err != nil {
+			return nil, err
+		}
+		_, path, _ := strings.Cut(name, " ")
+		out = append(out, Skeleton{Path: path, Method: builtMethods[u.key.Value], Op: op})
+	}
+	return out, nil
 }
 
 // Emptied is d's text without the descriptions and examples the diff does

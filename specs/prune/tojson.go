@@ -23,8 +23,9 @@ type loaderJSON struct {
 	buf []byte
 	// remove holds the key nodes of entries left out.
 	remove map[*yaml.Node]bool
-	// emptied holds the values written as "" (Doc.emptied).
-	emptied map[*yaml.Node]bool
+	// emptied holds the values written as "" (Doc.emptied); blank the
+	// schemas a skeleton writes as {}.
+	emptied, blank map[*yaml.Node]bool
 }
 
 // value appends n's JSON; false when it cannot say exactly what the loader
@@ -32,6 +33,10 @@ type loaderJSON struct {
 func (c *loaderJSON) value(n *yaml.Node) bool {
 	if c.emptied[n] {
 		c.buf = append(c.buf, `""`...)
+		return true
+	}
+	if c.blank[n] {
+		c.buf = append(c.buf, "{}"...)
 		return true
 	}
 	if n.Style&yaml.TaggedStyle != 0 {
