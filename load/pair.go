@@ -45,6 +45,11 @@ type PairOptions struct {
 	// the parse trees are released before kin-openapi loads, to keep the
 	// peak down.
 	Keep bool
+	// KeepSmall leaves the sources parsed where the texts kin-openapi
+	// loads are small (a pull request's): the trees are then most of what
+	// is held anyway, and a fix offer reads them again. Large texts (a
+	// release's) load without them, to keep the peak down.
+	KeepSmall bool
 	// ChangesOnly loads the pair for its changes alone: operations the same
 	// in both documents are left out of both where they can be, instead of
 	// kept as skeletons for their versions, so the snapshots may lack them
@@ -96,7 +101,8 @@ func both(base, revision func() error) error {
 }
 
 // LoadReducedPair loads two sources for a comparison of base with revision,
-// and then releases their parse trees unless opts.Keep.
+// and then releases their parse trees unless opts.Keep (or opts.KeepSmall
+// and the texts loaded are small).
 // Unless opts.Full, kin-openapi reads reduced copies of the documents,
 // written from their parsed trees (package prune): operations whose
 // closure is the same in both keep only their request bodies and responses,
@@ -134,7 +140,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	var baseText, revText []byte
 	var baseSkeletons, revSkeletons []prune.Skeleton
 	var summary string
-	concurrently := true
+	concurrently, keep := true, opts.Keep
 	switch {
 	case base.Indexed().Why != "" || revision.Indexed().Why != "":
 		// A document that cannot be reduced is loaded whole, and its
@@ -164,9 +170,10 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		// garbage would add up; small or nearly whole texts load at once.
 		small := 4*(len(baseText)+len(revText)) < len(base.Data())+len(revision.Data())
 		concurrently = small || !red.Prunes()
+		keep = keep || opts.KeepSmall && small
 		summary = red.Summary
 	}
-	if !opts.Keep {
+	if !keep {
 		// The trees of the fast pass are garbage now: collect them before
 		// kin-openapi's loads, so that its garbage is not added on top.
 		base.Release()

@@ -58,9 +58,10 @@ type Reuse int
 const (
 	// LoadOnce keeps nothing: the comparison is all there is.
 	LoadOnce Reuse = iota
-	// Reloadable keeps the files' bytes: a check, which runs the fix only
-	// when something is fixable, and would hold parse trees for nothing
-	// when not.
+	// Reloadable keeps the files' bytes, and their parse trees where what
+	// kin-openapi loads is small (a pull request's: the trees are then most
+	// of what is held anyway): a check, which runs the fix only when
+	// something is fixable.
 	Reloadable
 	// KeptParsed keeps the files parsed: apiver fix.
 	KeptParsed
@@ -129,7 +130,7 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 	}
 	var sources *pairSources
 	if opts.Reuse != LoadOnce {
-		pairOpts.Keep, pairOpts.Validator = opts.Reuse == KeptParsed, prune.NewValidator()
+		pairOpts.Keep, pairOpts.KeepSmall, pairOpts.Validator = opts.Reuse == KeptParsed, true, prune.NewValidator()
 		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: pairOpts}
 		sources.opts.Note = nil  // the reloads are the fix's, not the check's
 		sources.opts.Keep = true // the fix loads each source twice
