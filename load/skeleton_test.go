@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/apiver/apiver/internal/spectest"
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
@@ -61,5 +62,119 @@ func TestBuiltSkeletonsReadAsLoaded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A built skeleton holds what kin-openapi reads of the skeleton's text:
+// extensions of every YAML type, deprecation, media types and their
+// marks, response keys written as integers, defaults; and an operation
+// that cannot be built (a $ref left, a parameter list kept) stays in the
+// text.
+func TestBuiltSkeletonHoldsWhatTheLoadReads(t *testing.T) {
+	t.Parallel()
+	unchanged := `
+  /widgets/{id}:
+    get:
+      deprecated: true
+      x-sunset: 2025-01-01
+      x-count: 12
+      x-ratio: 0.5
+      x-flags: [yes, no, ~, "on"]
+      x-nested: {a: {b: [1, 2.0, -3e2]}}
+      responses:
+        200:
+          description: OK
+          content:
+            application/vnd.x.2024-01-01+json:
+              schema: {type: string}
+              x-stability-level: beta
+              deprecated: true
+            application/vnd.x.2024-06-01+json:
+              schema: {$ref: '#/components/schemas/W'}
+              x-sunset: "2026-01-01T00:00:00Z"
+        default:
+          description: error
+          content:
+            application/json:
+              schema: {type: object}
+    post:
+      requestBody:
+        required: true
+        content:
+          application/vnd.x.2024-01-01+json:
+            schema: {type: object}
+      responses:
+        "201":
+          $ref: '#/components/responses/Created'
+components:
+  schemas:
+    W: {type: string}
+  responses:
+    Created:
+      description: created
+      content:
+        application/vnd.x.2024-01-01+json:
+          schema: {type: string}
+`
+	doc := func(size string) string {
+		return `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /gadgets:
+    get:
+      responses:
+        "200":
+          description: OK
+          content:
+            application/vnd.x.2024-01-01+json:
+              schema: {type: object, properties: {size: {type: ` + size + `}}}` + unchanged
+	}
+	dir := t.TempDir()
+	a := spectest.WriteFile(t, dir, "x-2024-01-01.yaml", doc("string"))
+	b := spectest.WriteFile(t, dir, "x-2024-02-01.yaml", doc("integer"))
+	fullBase, fullRev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, rev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := string(rev.Text()); strings.Contains(text, "x-nested") || !strings.Contains(text, `"post"`) {
+		t.Errorf("the reduced text should leave out GET /widgets/{id} (built) and keep POST (a $ref left):\n%s", text)
+	}
+	for _, pair := range [][2]*specs.Snapshot{{fullBase, base}, {fullRev, rev}} {
+		whole, built := pair[0].Doc.Paths.Value("/widgets/{id}").Get, pair[1].Doc.Paths.Value("/widgets/{id}").Get
+		if diff := cmp.Diff(whole.Extensions, built.Extensions); diff != "" {
+			t.Errorf("extensions (-whole +built):\n%s", diff)
+		}
+		if whole.Deprecated != built.Deprecated {
+			t.Errorf("deprecated: whole %v, built %v", whole.Deprecated, built.Deprecated)
+		}
+		for _, status := range []string{"200", "default"} {
+			w, b := whole.Responses.Value(status), built.Responses.Value(status)
+			if status == "default" {
+				if b != nil {
+					t.Errorf("the response %s names no version: want it left out of the skeleton", status)
+				}
+				continue
+			}
+			for name, mt := range w.Value.Content {
+				got := b.Value.Content[name]
+				if got == nil {
+					t.Errorf("%s: media type %s missing", status, name)
+					continue
+				}
+				if diff := cmp.Diff(mt.Extensions, got.Extensions); diff != "" {
+					t.Errorf("%s %s extensions (-whole +built):\n%s", status, name, diff)
+				}
+				if mt.Origin.Key.Line != got.Origin.Key.Line {
+					t.Errorf("%s %s: line %d, built %d", status, name, mt.Origin.Key.Line, got.Origin.Key.Line)
+				}
+			}
+		}
+	}
+	if diff := cmp.Diff(operationFacts(versions.Operations(fullRev.Doc, "x")), operationFacts(versions.Operations(rev.Doc, "x"))); diff != "" {
+		t.Errorf("facts (-whole +reduced):\n%s", diff)
 	}
 }
