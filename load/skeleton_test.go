@@ -38,6 +38,21 @@ func operationFacts(ops []*versions.Operation) []string {
 	return out
 }
 
+// wholeAndReduced loads the pair a, b as the full pipeline does and as
+// the fast one does.
+func wholeAndReduced(t *testing.T, a, b string) (fullBase, fullRev, base, rev *specs.Snapshot) {
+	t.Helper()
+	fullBase, fullRev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, rev, err = load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fullBase, fullRev, base, rev
+}
+
 // Unchanged operations are not loaded by kin-openapi but built from the
 // parse tree (prune.Skeleton): every fact read of them must be what the
 // whole load gives, on every pair of consecutive snapshots of the public
@@ -47,15 +62,7 @@ func TestBuiltSkeletonsReadAsLoaded(t *testing.T) {
 	names := corpus.Names(t)
 	for i := 1; i < len(names); i++ {
 		t.Run(strings.TrimSuffix(names[i], ".yaml"), func(t *testing.T) {
-			a, b := filepath.Join(dir, names[i-1]), filepath.Join(dir, names[i])
-			fullBase, fullRev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			base, rev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			fullBase, fullRev, base, rev := wholeAndReduced(t, filepath.Join(dir, names[i-1]), filepath.Join(dir, names[i]))
 			for _, pair := range [][2]*openapi3.T{{fullBase.Doc, base.Doc}, {fullRev.Doc, rev.Doc}} {
 				if diff := cmp.Diff(operationFacts(versions.Operations(pair[0], "atlas")), operationFacts(versions.Operations(pair[1], "atlas"))); diff != "" {
 					t.Errorf("facts of the reduced load differ from the whole load's (-whole +reduced):\n%s", diff)
@@ -132,14 +139,7 @@ paths:
 	dir := t.TempDir()
 	a := spectest.WriteFile(t, dir, "x-2024-01-01.yaml", doc("string"))
 	b := spectest.WriteFile(t, dir, "x-2024-02-01.yaml", doc("integer"))
-	fullBase, fullRev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{Full: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, rev, err := load.LoadDiffPair(a, b, specs.LoadOptions{}, specs.LoadOptions{}, load.PairOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fullBase, fullRev, base, rev := wholeAndReduced(t, a, b)
 	if text := string(rev.Text()); strings.Contains(text, "x-nested") || !strings.Contains(text, `"post"`) {
 		t.Errorf("the reduced text should leave out GET /widgets/{id} (built) and keep POST (a $ref left):\n%s", text)
 	}
