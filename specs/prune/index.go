@@ -383,22 +383,8 @@ func (d *Doc) skipPayloads() {
 // followed, has media types that are not vendor media types and have no
 // fields but the schema, examples and encoding.
 func (d *Doc) namesNoVersion(n *yaml.Node) bool {
-	for hops := 0; hops <= 16; hops++ {
-		if !plainMapping(n) || hasAlias(n) {
-			return false
-		}
-		ref := mapValue(n, "$ref")
-		if ref == nil {
-			break
-		}
-		name, ok := componentOf(ref.Value)
-		c := d.comps[name]
-		if !ok || c == nil || !(strings.HasPrefix(name, "responses/") || strings.HasPrefix(name, "requestBodies/")) {
-			return false
-		}
-		n = c.value
-	}
-	if mapValue(n, "$ref") != nil {
+	n, ok := d.deref(n, "responses/", "requestBodies/")
+	if !ok || !plainMapping(n) || hasAlias(n) {
 		return false
 	}
 	content := mapValue(n, "content")
@@ -422,6 +408,25 @@ func (d *Doc) namesNoVersion(n *yaml.Node) bool {
 	return true
 }
 
+// deref follows n's $refs, at most 17, to components whose names start
+// with one of kinds: the node that is not a reference; ok is false when a
+// $ref names no such component, or the chain is longer.
+func (d *Doc) deref(n *yaml.Node, kinds ...string) (_ *yaml.Node, ok bool) {
+	for hops := 0; n.Kind == yaml.MappingNode; hops++ {
+		ref := mapValue(n, "$ref")
+		if ref == nil {
+			break
+		}
+		name, isComponent := componentOf(ref.Value)
+		c := d.comps[name]
+		if hops > 16 || !isComponent || c == nil || !slices.ContainsFunc(kinds, func(kind string) bool { return strings.HasPrefix(name, kind) }) {
+			return nil, false
+		}
+		n = c.value
+	}
+	return n, true
+}
+
 // plainMediaTypeFields are the fields of a media type object that no
 // version is read from.
 var plainMediaTypeFields = map[string]bool{"schema": true, "example": true, "examples": true, "encoding": true}
@@ -435,19 +440,8 @@ func (d *Doc) distinctParameters(list *yaml.Node) bool {
 	}
 	seen := map[[2]string]bool{}
 	for _, p := range list.Content {
-		for hops := 0; p != nil && p.Kind == yaml.MappingNode && hops <= 16; hops++ {
-			ref := mapValue(p, "$ref")
-			if ref == nil {
-				break
-			}
-			name, ok := componentOf(ref.Value)
-			c := d.comps[name]
-			if !ok || c == nil || !strings.HasPrefix(name, "parameters/") {
-				return false
-			}
-			p = c.value
-		}
-		if p == nil || p.Kind != yaml.MappingNode || mapValue(p, "$ref") != nil {
+		p, ok := d.deref(p, "parameters/")
+		if !ok || p.Kind != yaml.MappingNode {
 			return false
 		}
 		in, name := mapValue(p, "in"), mapValue(p, "name")

@@ -606,10 +606,7 @@ func (red *Reduction) Reduce(docs []*Doc, v *Validator, files []string) ([]Reduc
 
 // skeletons builds the skeletons of d's operations of built.
 func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string) ([]Skeleton, error) {
-	emptied := make(map[*yaml.Node]bool, len(d.emptied))
-	for _, n := range d.emptied {
-		emptied[n] = true
-	}
+	emptied := d.emptiedSet()
 	var out []Skeleton
 	for _, name := range sortedKeys(built) {
 		u := d.ops[name]

@@ -105,7 +105,7 @@ func (d *Doc) skeleton(u *unit, skipped map[string]bool, emptied map[*yaml.Node]
 	}
 	o := origins{file: file, removed: removed}
 	op.Origin = o.of(u.key, u.value)
-	if n := mapValue(u.value, "requestBody"); n != nil && op.RequestBody != nil && op.RequestBody.Value != nil && !o.removedKey(u.value, "requestBody") {
+	if n := mapValue(u.value, "requestBody"); n != nil && op.RequestBody != nil && op.RequestBody.Value != nil && !removed[keyOf(u.value, "requestBody")] {
 		origin := o.of(keyOf(u.value, "requestBody"), n)
 		op.RequestBody.Origin, op.RequestBody.Value.Origin = origin, origin
 		o.content(op.RequestBody.Value.Content, n)
@@ -147,8 +147,6 @@ func (o origins) of(k, v *yaml.Node) *openapi3.Origin {
 	}
 	return origin
 }
-
-func (o origins) removedKey(n *yaml.Node, key string) bool { return o.removed[keyOf(n, key)] }
 
 // content gives the media types of content the origins of those of n.
 func (o origins) content(content openapi3.Content, n *yaml.Node) {

@@ -259,14 +259,20 @@ func (v *Validator) CheckAll(d *Doc) error {
 // reads as the loader's JSON of it (loaderJSON) into the loader's type.
 // False says nothing: the text is then read the loader's way.
 func aroundConverted(d *Doc, around plan) bool {
-	c := &loaderJSON{remove: map[*yaml.Node]bool{}, emptied: make(map[*yaml.Node]bool, len(d.emptied))}
+	c := &loaderJSON{remove: map[*yaml.Node]bool{}, emptied: d.emptiedSet()}
 	for _, u := range around.remove {
 		c.remove[u.key] = true
 	}
-	for _, n := range d.emptied {
-		c.emptied[n] = true
-	}
 	return c.value(d.root) && json.Unmarshal(c.buf, new(openapi3.T)) == nil
+}
+
+// emptiedSet holds the values d's texts write as "" (Doc.emptied).
+func (d *Doc) emptiedSet() map[*yaml.Node]bool {
+	set := make(map[*yaml.Node]bool, len(d.emptied))
+	for _, n := range d.emptied {
+		set[n] = true
+	}
+	return set
 }
 
 // Loads records that d is loaded: each of its parts is in a text the
