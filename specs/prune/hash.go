@@ -16,14 +16,22 @@ var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // that hold them): kinds, resolved tags and values in order, aliases
 // followed. Equal hashes mean equal values as the diff reads them; layout,
 // quoting, comments and anchor names do not count.
-func (d *Doc) hash(n *yaml.Node, s *shape) hashValue {
+func (d *Doc) hash(n *yaml.Node, s *shape) hashValue { return d.hashSeeing(n, s, nil) }
+
+// hashSeeing is hash that also calls see with each mapping below n that
+// the loader reads as a SchemaRef, and its hash, where the way down from n
+// passes no anchor, alias or merge: such a node is read only there, so it
+// reads the same alone (Validator.check).
+func (d *Doc) hashSeeing(n *yaml.Node, s *shape, see func(*yaml.Node, hashValue)) hashValue {
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			return hashOf(n.Kind, "", n.Value, nil)
 		}
 		n = n.Alias
+		see = nil
 	}
 	if n.Anchor != "" {
+		see = nil
 		if h, ok := d.hashes[hashKey{n, s}]; ok {
 			return h
 		}
@@ -41,16 +49,17 @@ func (d *Doc) hash(n *yaml.Node, s *shape) hashValue {
 			case s.ignored[k.Value]:
 				continue
 			case k.Value == "<<" && k.Tag == "!!merge":
-				cs = s
+				children = append(children, d.hash(k, data), d.hash(v, s))
+				continue
 			default:
 				cs = s.child(k.Value)
 			}
-			children = append(children, d.hash(k, data), d.hash(v, cs))
+			children = append(children, d.hash(k, data), d.hashChild(v, cs, see))
 		}
 	case n.Kind == yaml.SequenceNode && s.list:
 		children = make([]hashValue, len(n.Content))
 		for i, c := range n.Content {
-			children[i] = d.hash(c, s.elem)
+			children[i] = d.hashChild(c, s.elem, see)
 		}
 	default:
 		children = make([]hashValue, len(n.Content))
@@ -61,6 +70,15 @@ func (d *Doc) hash(n *yaml.Node, s *shape) hashValue {
 	h := hashOf(n.Kind, n.Tag, n.Value, children)
 	if n.Anchor != "" {
 		d.hashes[hashKey{n, s}] = h
+	}
+	return h
+}
+
+// hashChild hashes the child c of shape cs, and sees it if it is a SchemaRef.
+func (d *Doc) hashChild(c *yaml.Node, cs *shape, see func(*yaml.Node, hashValue)) hashValue {
+	h := d.hashSeeing(c, cs, see)
+	if see != nil && cs == schemaShape && c.Kind == yaml.MappingNode && c.Anchor == "" {
+		see(c, h)
 	}
 	return h
 }

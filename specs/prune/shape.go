@@ -68,7 +68,10 @@ var descriptionAndExample = map[string]bool{"description": true, "example": true
 // fields). A field kin-openapi does not know is data: hashed whole, never
 // cut.
 var (
-	schemaShape    = &shape{name: "schema", object: true, boolOK: true, component: "schemas", ignored: descriptionAndExample, schema: true}
+	schemaShape = &shape{name: "schema", object: true, boolOK: true, component: "schemas", ignored: descriptionAndExample, schema: true}
+	// boolSchema is a schema position that kin-openapi reads as a
+	// BoolSchema, not as a SchemaRef: the two read some values apart.
+	boolSchema     = &shape{name: "schema", object: true, boolOK: true, component: "schemas", ignored: descriptionAndExample, schema: true}
 	exampleShape   = &shape{name: "example", object: true, component: "examples", ignored: descriptionOnly}
 	externalDocs   = &shape{name: "external documentation", ignored: descriptionOnly}
 	headerShape    = &shape{name: "header", object: true, component: "headers", ignored: descriptionAndExample}
@@ -111,12 +114,13 @@ func init() {
 	schemaList := listOf(schemaShape)
 	schemaShape.fields = map[string]*shape{
 		"properties": schemas, "patternProperties": schemas, "$defs": schemas, "dependentSchemas": schemas,
-		"items": schemaShape, "not": schemaShape, "additionalProperties": schemaShape, "contains": schemaShape,
-		"propertyNames": schemaShape, "unevaluatedItems": schemaShape, "unevaluatedProperties": schemaShape,
+		"items": schemaShape, "not": schemaShape, "additionalProperties": boolSchema, "contains": schemaShape,
+		"propertyNames": schemaShape, "unevaluatedItems": boolSchema, "unevaluatedProperties": boolSchema,
 		"if": schemaShape, "then": schemaShape, "else": schemaShape, "contentSchema": schemaShape,
 		"allOf": schemaList, "anyOf": schemaList, "oneOf": schemaList, "prefixItems": schemaList,
 		"discriminator": discriminator, "externalDocs": externalDocs,
 	}
+	boolSchema.fields = schemaShape.fields
 	examples := namesOf(exampleShape)
 	headers := namesOf(headerShape)
 	exampleShape.fields = map[string]*shape{}

@@ -24,8 +24,10 @@ type loaderJSON struct {
 	// remove holds the key nodes of entries left out.
 	remove map[*yaml.Node]bool
 	// emptied holds the values written as "" (Doc.emptied); blank the
-	// schemas a skeleton writes as {}.
+	// schemas written as {} (by a skeleton, or read already), but for top,
+	// the node written, and for any reached through an alias.
 	emptied, blank map[*yaml.Node]bool
+	top            *yaml.Node
 }
 
 // value appends n's JSON; false when it cannot say exactly what the loader
@@ -35,7 +37,7 @@ func (c *loaderJSON) value(n *yaml.Node) bool {
 		c.buf = append(c.buf, `""`...)
 		return true
 	}
-	if c.blank[n] {
+	if c.blank[n] && n != c.top {
 		c.buf = append(c.buf, "{}"...)
 		return true
 	}
@@ -44,7 +46,11 @@ func (c *loaderJSON) value(n *yaml.Node) bool {
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		// The loader's reading expands aliases.
+		// The loader's reading expands aliases; what an alias reaches may
+		// sit where the blank node is read otherwise.
+		blank := c.blank
+		c.blank = nil
+		defer func() { c.blank = blank }()
 		return n.Alias != nil && c.value(n.Alias)
 	case yaml.MappingNode:
 		return c.mapping(n)

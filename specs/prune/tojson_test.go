@@ -2,11 +2,14 @@ package prune
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
+	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -146,11 +149,51 @@ func convertedAsTheLoader(n *yaml.Node) string {
 	return ""
 }
 
-// TestValidatorReadsAsTheLoader holds the validator's reading of a cut
-// schema, through loaderJSON where it converts, to the loader's own: the
-// same schemas refused.
+// TestValidatorReadsAsTheLoader holds the validator's reading of a
+// document, its schemas read one by one through loaderJSON where it
+// converts, to the loader's reading of the whole: the same documents
+// refused. Each schema is read where kin-openapi reads a SchemaRef, and
+// where it reads a BoolSchema, which refuses values a SchemaRef takes;
+// nested, repeated, and reached through anchors and aliases.
 func TestValidatorReadsAsTheLoader(t *testing.T) {
 	t.Parallel()
+	documents := map[string]string{
+		"response": `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      responses: {"200": {description: ok, content: {application/json: {schema: %[1]s}}}}
+components:
+  schemas:
+    S: %[1]s
+    T: {properties: {t: %[1]s}}
+`,
+		// Below paths, not below responses: the operation is read as the
+		// paths read it.
+		"request body": `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    post:
+      parameters: [{name: p, in: query, schema: %[1]s}]
+      requestBody: {content: {application/json: {schema: %[1]s}}}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    S: {type: string}
+`,
+		"component": `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    S: %[1]s
+  requestBodies:
+    R: {content: {application/json: {schema: %[1]s}}}
+`,
+	}
+	big := "{maxLength: 18446744073709551615}"
 	for _, text := range []string{
 		"{type: object, properties: {a: {type: string, maxLength: 24}}, required: [a]}",
 		"{type: object, required: true}",
@@ -170,22 +213,48 @@ func TestValidatorReadsAsTheLoader(t *testing.T) {
 		"{default: 2024-01-01, example: 2024-01-01T10:00:00Z}",
 		"{properties: {200: {type: string}, '201': {}}}",
 		"{properties: {200: {type: string}, '200': {type: integer}}}",
-		"{allOf: [{$ref: '#/components/schemas/A'}, {type: [string, 'null']}]}",
+		"{allOf: [{$ref: '#/components/schemas/S'}, {type: [string, 'null']}]}",
 		"{discriminator: {propertyName: 5}}",
 		"{readOnly: 'true'}",
+		big,
+		"{properties: {a: " + big + "}}",
+		"{additionalProperties: " + big + "}",
+		"{additionalProperties: {items: " + big + "}}",
+		"{unevaluatedProperties: {properties: {a: " + big + "}}}",
+		"{items: {items: {maxLength: x}}, not: {items: {maxLength: 1}}}",
+		"{properties: {a: {items: {type: string}}, b: {items: {type: string}}, c: {items: {type: 7}}}}",
+		"{properties: {a: &A " + big + ", b: {additionalProperties: *A}}}",
+		"{properties: {a: &A {properties: {x: " + big + "}}, b: {additionalProperties: *A}}}",
+		"{properties: {a: &A {properties: {x: " + big + "}}, b: *A}}",
+		"{properties: {a: &A {type: string}, b: {<<: *A, maxLength: x}}}",
+		"{properties: {a: {<<: {items: " + big + "}}, b: {additionalProperties: {<<: {items: {maxLength: x}}}}}}",
+		"{properties: {a: {items: {type: string}, Items: {maxLength: x}}}}",
+		"{properties: {a: {items: {maxLength: x}, items: {type: string}}}}",
+		"{properties: {a: !!map {items: {maxLength: x}}, b: {items: !custom {maxLength: 1}}}}",
+		"{properties: {a: {$ref: '#/components/schemas/S', x-big: " + big + "}}}",
+		"{x-nested: {properties: {a: {maxLength: x}}}}",
 	} {
-		t.Run(text, func(t *testing.T) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-				t.Fatal(err)
-			}
-			n := doc.Content[0]
-			got := read([]part{{key: validated{s: schemaShape}, n: n}})
-			list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{n}}
-			want := loaderReads(list, targets[schemaShape]())
-			if (got == nil) != (want == nil) {
-				t.Errorf("the validator says %v, the loader %v", got, want)
-			}
-		})
+		for place, document := range documents {
+			t.Run(place+": "+text, func(t *testing.T) {
+				var root yaml.Node
+				if err := yaml.Unmarshal(fmt.Appendf(nil, document, text), &root); err != nil {
+					t.Skipf("YAML refuses it: %v", err)
+				}
+				d := Index(root.Content[0], false)
+				if d.Why != "" {
+					t.Skipf("not reduced: %s", d.Why)
+				}
+				got := NewValidator().CheckAll(d)
+				want := loaderReads(root.Content[0], new(openapi3.T))
+				if want != nil && got == nil {
+					t.Errorf("the loader refuses the document (%v), the validator passes it", want)
+				}
+				if want == nil && got != nil && !strings.Contains(text, big) {
+					// Only an unsigned maximum is refused where the loader
+					// may take it: read both ways, it is refused in one.
+					t.Errorf("the loader reads the document, the validator refuses it: %v", got)
+				}
+			})
+		}
 	}
 }

@@ -67,6 +67,7 @@ func (v *Validator) has(key validated) bool {
 // targets are the loader's types for the places a reduction cuts.
 var targets = map[*shape]func() any{
 	schemaShape:    func() any { return new([]*openapi3.SchemaRef) },
+	boolSchema:     func() any { return new([]openapi3.BoolSchema) },
 	parameterShape: func() any { return new([]*openapi3.ParameterRef) },
 	headerShape:    func() any { return new([]*openapi3.HeaderRef) },
 	requestBody:    func() any { return new([]*openapi3.RequestBodyRef) },
@@ -90,14 +91,46 @@ type part struct {
 func (v *Validator) check(docs []*Doc, plans []plan) error {
 	var parts []part
 	local := map[validated]bool{}
+	// The schemas inside a part are read as parts of their own, each value
+	// once, and written as {} where the part is read: what a part reads
+	// fails or not as its own fields and each schema in it do, so a deep
+	// schema is not read again at every level above it, as the loader's
+	// unmarshalling does. A JSON document's parts are read whole.
+	blank := map[*yaml.Node]bool{}
+	// A description or example the diff does not compare reads as ""
+	// does: a string where the loader reads a string, and any value where
+	// it reads any (Doc.ignoredValue).
+	emptied := map[*yaml.Node]bool{}
+	var nested []part
+	see := func(n *yaml.Node, h hashValue) {
+		nested = append(nested, part{validated{schemaShape, h, false}, n})
+	}
 	take := func(d *Doc, s *shape, n *yaml.Node, h hashValue) {
 		key := validated{s, h, d.json}
-		if !v.has(key) && !local[key] {
-			local[key] = true
-			parts = append(parts, part{key, n})
+		if v.has(key) || local[key] {
+			return
+		}
+		local[key] = true
+		parts = append(parts, part{key, n})
+		if d.json {
+			return
+		}
+		nested = nested[:0]
+		d.hashSeeing(n, s, see)
+		for _, p := range nested {
+			blank[p.n] = true
+			if !v.has(p.key) && !local[p.key] {
+				local[p.key] = true
+				parts = append(parts, p)
+			}
 		}
 	}
 	for i, d := range docs {
+		if !d.json {
+			for _, n := range d.emptied {
+				emptied[n] = true
+			}
+		}
 		for _, c := range plans[i].replace {
 			take(d, c.s, c.n, d.hash(c.n, c.s))
 		}
@@ -127,7 +160,7 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range halves {
-		wg.Go(func() { errs[i] = read(halves[i]) })
+		wg.Go(func() { errs[i] = read(halves[i], blank, emptied) })
 	}
 	wg.Wait()
 	if err := cmp.Or(errs[0], errs[1]); err != nil {
@@ -144,8 +177,9 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 }
 
 // read unmarshals parts as the loader would, in one list per shape and
-// source format.
-func read(parts []part) error {
+// source format, the nodes of blank that parts hold written as {}, and
+// those of emptied as "".
+func read(parts []part, blank, emptied map[*yaml.Node]bool) error {
 	type group struct {
 		s    *shape
 		json bool
@@ -166,7 +200,7 @@ func read(parts []part) error {
 			// as that JSON; the rest, and a list that fails (for the
 			// loader's own message), the loader's way.
 			var err error
-			if nodes, err = readConverted(nodes, targets[g.s]()); err != nil {
+			if nodes, err = readConverted(nodes, targets[g.s], blank, emptied); err != nil {
 				nodes = byGroup[g]
 			}
 			if len(nodes) == 0 {
@@ -174,20 +208,73 @@ func read(parts []part) error {
 			}
 		}
 		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: nodes}
-		target := targets[g.s]()
 		var err error
 		if g.json {
 			w := &writer{json: true, expand: true, line: math.MaxInt}
 			w.node(list)
-			err = json.Unmarshal(w.buf.Bytes(), target)
+			err = readJSON(w.buf.Bytes(), targets[g.s])
 		} else {
-			err = loaderReads(list, target)
+			err = loaderReadsBoth(list, targets[g.s])
 		}
 		if err != nil {
 			return fmt.Errorf("a %s that is cut does not load: %w", g.s.name, err)
 		}
 	}
 	return nil
+}
+
+// A part is read alone, but the loader reads it inside the document: as
+// it is (a component), or, below the map-like types (paths, responses,
+// callbacks), after reading it into Go values and writing it again, which
+// rounds integers past 2^53 to float64 (and an unsigned maximum past it).
+// A part is read both ways, and must pass both: no part passes that the
+// loader refuses where it sits.
+
+// readJSON unmarshals the JSON text into a value of target both ways.
+// Integers of 15 digits or fewer do not change on the way back, so only a
+// text with a longer run of digits is read the second way.
+func readJSON(text []byte, target func() any) error {
+	if err := json.Unmarshal(text, target()); err != nil || !longDigits(text) {
+		return err
+	}
+	var values any
+	if err := json.Unmarshal(text, &values); err != nil {
+		return err
+	}
+	again, err := json.Marshal(values)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(again, target())
+}
+
+// longDigits reports whether text has a run of more than 15 digits.
+func longDigits(text []byte) bool {
+	run := 0
+	for _, b := range text {
+		if b < '0' || b > '9' {
+			run = 0
+		} else if run++; run > 15 {
+			return true
+		}
+	}
+	return false
+}
+
+// loaderReadsBoth is loaderReads both ways.
+func loaderReadsBoth(n *yaml.Node, target func() any) error {
+	if err := loaderReads(n, target()); err != nil {
+		return err
+	}
+	var values any
+	if err := loaderReads(n, &values); err != nil {
+		return err
+	}
+	again, err := json.Marshal(values)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(again, target())
 }
 
 // loaderReads unmarshals the YAML tree n into target as the loader reads
@@ -199,12 +286,14 @@ func loaderReads(n *yaml.Node, target any) error {
 	return err
 }
 
-// readConverted unmarshals into target, as one list, the JSON that the
-// loader's reading makes of each of nodes (loaderJSON), and returns the
-// nodes whose JSON that cannot tell.
-func readConverted(nodes []*yaml.Node, target any) (rest []*yaml.Node, err error) {
-	c := &loaderJSON{buf: []byte{'['}}
+// readConverted unmarshals into a target, as one list, the JSON that the
+// loader's reading makes of each of nodes (loaderJSON), the nodes of blank
+// they hold written as {} and those of emptied as "", and returns the nodes
+// whose JSON that cannot tell.
+func readConverted(nodes []*yaml.Node, target func() any, blank, emptied map[*yaml.Node]bool) (rest []*yaml.Node, err error) {
+	c := &loaderJSON{buf: []byte{'['}, blank: blank, emptied: emptied}
 	for _, n := range nodes {
+		c.top = n
 		mark := len(c.buf)
 		if mark > 1 {
 			c.buf = append(c.buf, ',')
@@ -215,7 +304,7 @@ func readConverted(nodes []*yaml.Node, target any) (rest []*yaml.Node, err error
 		}
 	}
 	c.buf = append(c.buf, ']')
-	return rest, json.Unmarshal(c.buf, target)
+	return rest, readJSON(c.buf, target)
 }
 
 // CheckAll reads all of d as the loader reads the whole document: each
