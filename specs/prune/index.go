@@ -80,6 +80,17 @@ type unit struct {
 	params     [2]*yaml.Node
 	paramsRefs []string
 	payloads   []entry
+	// inner are, for an operation or a component of a YAML document, the
+	// schemas below it that the validator reads alone (Doc.hashSeeing).
+	inner []part
+}
+
+// seeInner is what hashSeeing is told of u's inner schemas.
+func (d *Doc) seeInner(u *unit) func(*yaml.Node, hashValue) {
+	if d.json {
+		return nil
+	}
+	return func(n *yaml.Node, h hashValue) { u.inner = append(u.inner, part{validated{schemaShape, h, false}, n}) }
 }
 
 // entry is a part of an operation that its skeleton may leave out.
@@ -253,7 +264,7 @@ func (ix *indexer) paths(paths *yaml.Node) {
 		shared.hash = hashOf(0, "", "", sharedHashes)
 		for _, op := range ops {
 			u := &unit{media: map[string]*unit{}, mediaOK: true}
-			u.hash = hashOf(0, "", "", []hashValue{d.hash(op[1], operationShape), shared.hash})
+			u.hash = hashOf(0, "", "", []hashValue{d.hashSeeing(op[1], operationShape, d.seeInner(u)), shared.hash})
 			u.removable = op[0].Anchor == "" && !hasAnchor(op[1])
 			ix.unit = u
 			ix.operation(u, op[1])
@@ -535,7 +546,8 @@ func (ix *indexer) components(n *yaml.Node, global *[]hashValue) {
 				ix.walk(cv, data, false)
 				continue
 			}
-			u := &unit{key: ck, value: cv, shape: kindShape, hash: d.hash(cv, kindShape)}
+			u := &unit{key: ck, value: cv, shape: kindShape}
+			u.hash = d.hashSeeing(cv, kindShape, d.seeInner(u))
 			u.removable = !merged && ck.Anchor == "" && !hasAnchor(cv)
 			ix.unit = u
 			ix.walk(cv, kindShape, false)

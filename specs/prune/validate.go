@@ -101,11 +101,9 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 	// does: a string where the loader reads a string, and any value where
 	// it reads any (Doc.ignoredValue).
 	emptied := map[*yaml.Node]bool{}
-	var nested []part
-	see := func(n *yaml.Node, h hashValue) {
-		nested = append(nested, part{validated{schemaShape, h, false}, n})
-	}
-	take := func(d *Doc, s *shape, n *yaml.Node, h hashValue) {
+	// take adds a part not read yet with the schemas inside it; inner
+	// gives those, of a YAML document (Doc.hashSeeing).
+	take := func(d *Doc, s *shape, n *yaml.Node, h hashValue, inner func() []part) {
 		key := validated{s, h, d.json}
 		if v.has(key) || local[key] {
 			return
@@ -115,14 +113,23 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 		if d.json {
 			return
 		}
-		nested = nested[:0]
-		d.hashSeeing(n, s, see)
-		for _, p := range nested {
+		for _, p := range inner() {
 			blank[p.n] = true
 			if !v.has(p.key) && !local[p.key] {
 				local[p.key] = true
 				parts = append(parts, p)
 			}
+		}
+	}
+	var seen []part
+	see := func(n *yaml.Node, h hashValue) {
+		seen = append(seen, part{validated{schemaShape, h, false}, n})
+	}
+	seeing := func(d *Doc, s *shape, n *yaml.Node) func() []part {
+		return func() []part {
+			seen = seen[:0]
+			d.hashSeeing(n, s, see)
+			return seen
 		}
 	}
 	for i, d := range docs {
@@ -132,10 +139,10 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 			}
 		}
 		for _, c := range plans[i].replace {
-			take(d, c.s, c.n, d.hash(c.n, c.s))
+			take(d, c.s, c.n, d.hash(c.n, c.s), seeing(d, c.s, c.n))
 		}
 		for _, u := range plans[i].remove {
-			take(d, u.shape, u.value, u.hash)
+			take(d, u.shape, u.value, u.hash, func() []part { return u.inner })
 		}
 		// An entry left out of an operation is read as an operation that
 		// has only it; a response, as one that has only it of its
@@ -150,7 +157,7 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 				n = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{e.outer, n}}
 				h = hashOf(yaml.MappingNode, "!!map", "", []hashValue{d.hash(e.outer, data), h})
 			}
-			take(d, operationShape, n, h)
+			take(d, operationShape, n, h, seeing(d, operationShape, n))
 		}
 	}
 	var halves [2][]part
