@@ -147,13 +147,18 @@ func checkTree(data []byte, root *yaml.Node, maxNodes int64) string {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
-	switch tooDeep, tooBig, tooMany := measure(root, int64(len(data))+maxAliasExpansion, maxNodes); {
-	case tooDeep:
+	m := measure(root, int64(len(data))+maxAliasExpansion, maxNodes)
+	switch {
+	case m.tooDeep:
 		return tooDeepMsg
-	case tooBig:
+	case m.tooBig:
 		return aliasesExpandMsg
-	case tooMany:
+	case m.tooMany:
 		return tooManyNodesMsg(maxNodes)
+	case m.containsItself != nil:
+		// As the loader's YAML reading says it; nothing after the parser
+		// may walk the tree, which has no end.
+		return fmt.Sprintf("not valid YAML: anchor '%s' value contains itself (line %d)", m.containsItself.Value, m.containsItself.Line)
 	}
 	return ""
 }
@@ -208,46 +213,59 @@ type shape struct {
 	nodes  int64
 }
 
+// measured is what measure finds: an excess, or an alias inside the
+// value of the anchor it names.
+type measured struct {
+	tooDeep, tooBig, tooMany bool
+	containsItself           *yaml.Node
+}
+
 // measure walks the tree with aliases expanded, without building the
 // expansion: an anchored node, the only kind an alias names, is measured
 // once. It stops at the first excess, so it never recurses more than
 // maxDepth deep.
-func measure(root *yaml.Node, budget, maxNodes int64) (tooDeep, tooBig, tooMany bool) {
+func measure(root *yaml.Node, budget, maxNodes int64) (m measured) {
 	// A node still being measured counts as empty, so one that contains
 	// itself (which the loader refuses) cannot recurse forever.
 	anchored := map[*yaml.Node]shape{}
+	open := map[*yaml.Node]bool{}
 	var walk func(n *yaml.Node, depth int) shape
 	walk = func(n *yaml.Node, depth int) shape {
 		if n.Kind == yaml.AliasNode {
 			if n.Alias == nil {
 				return shape{}
 			}
+			if open[n.Alias] && m.containsItself == nil {
+				m.containsItself = n
+			}
 			n = n.Alias
 		}
 		if s, ok := anchored[n]; ok {
-			tooDeep = tooDeep || depth+s.height-1 > maxDepth
+			m.tooDeep = m.tooDeep || depth+s.height-1 > maxDepth
 			return s
 		}
 		if depth > maxDepth {
-			tooDeep = true
+			m.tooDeep = true
 			return shape{}
 		}
 		if n.Anchor != "" {
 			anchored[n] = shape{}
+			open[n] = true
+			defer delete(open, n)
 		}
 		s := shape{height: 1, size: int64(1 + len(n.Value)), nodes: 1}
 		for _, c := range n.Content {
 			cs := walk(c, depth+1)
 			s.height = max(s.height, 1+cs.height)
 			if s.size += cs.size; s.size > budget {
-				tooBig = true
+				m.tooBig = true
 			}
 			if s.nodes += cs.nodes; s.nodes > maxNodes {
-				tooMany = true
+				m.tooMany = true
 			}
 			// Too many nodes does not stop the walk: aliases that also
 			// expand too much are the better reason to give.
-			if tooDeep || tooBig {
+			if m.tooDeep || m.tooBig {
 				return s
 			}
 		}
@@ -257,5 +275,5 @@ func measure(root *yaml.Node, budget, maxNodes int64) (tooDeep, tooBig, tooMany 
 		return s
 	}
 	walk(root, 1)
-	return tooDeep, tooBig, tooMany
+	return m
 }

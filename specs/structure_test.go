@@ -41,8 +41,9 @@ func TestCheckStructure(t *testing.T) {
 		{"billion laughs", spec + "x-a: &a " + list(`"lol"`, 9) + "\nx-b: &b " + list("*a", 9) + "\nx-c: &c " + list("*b", 9) +
 			"\nx-d: &d " + list("*c", 9) + "\nx-e: &e " + list("*d", 9) + "\nx-f: &f " + list("*e", 9) + "\nx-g: &g " + list("*f", 9) +
 			"\nx-h: &h " + list("*g", 9) + "\n", aliasesExpandMsg},
-		// The loader refuses it; measuring it must not recurse forever.
-		{"a node that contains itself", spec + "x-a: &a [*a, *a]\n", ""},
+		// The loader refuses it; measuring it must not recurse forever,
+		// and nothing after may walk it.
+		{"a node that contains itself", spec + "x-a: &a [*a, *a]\n", "not valid YAML: anchor 'a' value contains itself (line 4)"},
 		{"not YAML", "x-a: &a [\n", ""},
 		// The spec with x-n and its list is 13 nodes; 87 items make 100.
 		{"YAML at the node limit", spec + "x-n: " + list("1", 87) + "\n", ""},
