@@ -87,7 +87,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, &Error{Size: info.Size(), Limit: limit}
 	}
-	return Read(f, limit)
+	return read(f, info.Size(), limit)
 }
 
 // open opens a regular file for reading, refusing anything else with a
@@ -125,9 +125,26 @@ func Read(r io.Reader, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = Default
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	return read(r, 512, limit)
+}
+
+// read is Read into a buffer first made for size bytes (a file's size,
+// which it may no longer have), as os.ReadFile reads.
+func read(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, limit)+1)
+	r = io.LimitReader(r, limit+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, &Error{Size: -1, Limit: limit}

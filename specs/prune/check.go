@@ -113,13 +113,13 @@ func describe(s *shape, where, key string) string {
 // order, so no verdict on such a document would be repeatable. It returns
 // the line and what clashes, "" when nothing does.
 func KeyClash(root *yaml.Node) (line int, msg string) {
-	seen := map[*yaml.Node]bool{}
+	// The parser's nodes form a tree (an alias is a node of its own), so
+	// each is walked once.
 	var walk func(n *yaml.Node) bool
 	walk = func(n *yaml.Node) bool {
-		if n == nil || seen[n] {
+		if n == nil {
 			return false
 		}
-		seen[n] = true
 		if n.Kind == yaml.MappingNode && !onlyStringKeys(n) {
 			byJSON := map[string]*yaml.Node{}
 			identity := map[*yaml.Node]string{}

@@ -154,26 +154,31 @@ func Index(root *yaml.Node, json bool) *Doc {
 // the loader refuses).
 func (d *Doc) check(root *yaml.Node) string {
 	why := ""
-	seen := map[*yaml.Node]bool{}
+	// The parser's nodes form a tree (an alias is a node of its own), so
+	// each is walked once.
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		if why != "" || seen[n] {
+		if why != "" {
 			return
 		}
-		seen[n] = true
 		d.nodes++
 		if n.Style&yaml.TaggedStyle != 0 {
 			why = fmt.Sprintf("an explicit YAML tag (line %d)", n.Line)
 			return
 		}
 		if n.Kind == yaml.MappingNode {
-			keys := make(map[string]bool, len(n.Content)/2)
+			// Most mappings have a few keys: compared with those before
+			// them, until there are enough for a map to be cheaper.
+			var keys map[string]bool
+			if len(n.Content) > 32 {
+				keys = make(map[string]bool, len(n.Content)/2)
+			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				switch {
 				case k.Kind != yaml.ScalarNode:
 					why = fmt.Sprintf("a mapping key that is not a scalar (line %d)", k.Line)
-				case keys[k.Value]:
+				case keys == nil && keyBefore(n, i) || keys[k.Value]:
 					why = fmt.Sprintf("a duplicate key %q (line %d)", k.Value, k.Line)
 				case len(k.Value) > 512:
 					why = fmt.Sprintf("a key of more than 512 bytes (line %d)", k.Line)
@@ -181,7 +186,9 @@ func (d *Doc) check(root *yaml.Node) string {
 				if why != "" {
 					return
 				}
-				keys[k.Value] = true
+				if keys != nil {
+					keys[k.Value] = true
+				}
 			}
 		}
 		for _, c := range n.Content {
@@ -190,6 +197,16 @@ func (d *Doc) check(root *yaml.Node) string {
 	}
 	walk(root)
 	return why
+}
+
+// keyBefore reports whether the key at i of mapping n is a key before it.
+func keyBefore(n *yaml.Node, i int) bool {
+	for j := 0; j < i; j += 2 {
+		if n.Content[j].Value == n.Content[i].Value {
+			return true
+		}
+	}
+	return false
 }
 
 // indexer walks the document once, building its units.
