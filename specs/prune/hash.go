@@ -36,10 +36,11 @@ func (d *Doc) hashSeeing(n *yaml.Node, s *shape, see func(*yaml.Node, hashValue)
 			return h
 		}
 	}
-	var children []hashValue
+	// Most nodes have a few children: their hashes stay on the stack.
+	var few [8]hashValue
+	children := few[:0]
 	switch {
 	case n.Kind == yaml.MappingNode && !s.isData():
-		children = make([]hashValue, 0, len(n.Content))
 		reference := mapValue(n, "$ref") != nil
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -57,14 +58,12 @@ func (d *Doc) hashSeeing(n *yaml.Node, s *shape, see func(*yaml.Node, hashValue)
 			children = append(children, d.hash(k, data), d.hashChild(v, cs, see))
 		}
 	case n.Kind == yaml.SequenceNode && s.list:
-		children = make([]hashValue, len(n.Content))
-		for i, c := range n.Content {
-			children[i] = d.hashChild(c, s.elem, see)
+		for _, c := range n.Content {
+			children = append(children, d.hashChild(c, s.elem, see))
 		}
 	default:
-		children = make([]hashValue, len(n.Content))
-		for i, c := range n.Content {
-			children[i] = d.hash(c, data)
+		for _, c := range n.Content {
+			children = append(children, d.hash(c, data))
 		}
 	}
 	h := hashOf(n.Kind, n.Tag, n.Value, children)
@@ -84,7 +83,8 @@ func (d *Doc) hashChild(c *yaml.Node, cs *shape, see func(*yaml.Node, hashValue)
 }
 
 func hashOf(kind yaml.Kind, tag, value string, children []hashValue) hashValue {
-	buf := make([]byte, 0, 32+len(tag)+len(value)+16*len(children))
+	var small [256]byte
+	buf := small[:0]
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(kind))
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(tag)))
 	buf = append(buf, tag...)
