@@ -681,7 +681,7 @@ func (d *Doc) ignoredValue(k, v *yaml.Node) {
 // readsAsJSON reports whether the loader's YAML-to-JSON conversion takes n:
 // what loaderJSON writes, it does; anything else is converted its way.
 func readsAsJSON(n *yaml.Node) bool {
-	return (&loaderJSON{}).value(n) || loaderReads(n, new(json.RawMessage)) == nil
+	return (&loaderJSON{dry: true}).value(n) || loaderReads(n, new(json.RawMessage)) == nil
 }
 
 // reference walks a Reference Object: a $ref where s expects one.

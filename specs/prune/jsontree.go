@@ -95,7 +95,7 @@ func JSONTree(data []byte) *yaml.Node {
 func jsonUnsafe(root *yaml.Node) (line int, unsafe bool) {
 	var walk func(n *yaml.Node) bool
 	walk = func(n *yaml.Node) bool {
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && fourByteRune(n.Value) {
 			for _, r := range n.Value {
 				if r > 0xffff && !unicode.IsPrint(r) {
 					line = n.Line
@@ -111,4 +111,15 @@ func jsonUnsafe(root *yaml.Node) (line int, unsafe bool) {
 		return false
 	}
 	return line, walk(root)
+}
+
+// fourByteRune reports whether s has a byte that starts a UTF-8 sequence
+// of four bytes: a rune outside the Basic Multilingual Plane.
+func fourByteRune(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xf0 {
+			return true
+		}
+	}
+	return false
 }

@@ -28,6 +28,9 @@ type loaderJSON struct {
 	// the node written, and for any reached through an alias.
 	emptied, blank map[*yaml.Node]bool
 	top            *yaml.Node
+	// dry only says whether the tree converts: a string, which always
+	// does, is not written.
+	dry bool
 }
 
 // value appends n's JSON; false when it cannot say exactly what the loader
@@ -102,7 +105,9 @@ func (c *loaderJSON) mapping(n *yaml.Node) bool {
 			}
 			c.buf = append(c.buf, ',')
 		}
-		c.buf = appendJSONString(c.buf, e.key)
+		if !c.dry {
+			c.buf = appendJSONString(c.buf, e.key)
+		}
 		c.buf = append(c.buf, ':')
 		if !c.value(e.value) {
 			return false
@@ -138,7 +143,9 @@ func (c *loaderJSON) scalar(n *yaml.Node) bool {
 	switch n.Tag {
 	case "!!str", "!!timestamp":
 		// With timestamps off, a date is read as the string written.
-		c.buf = appendJSONString(c.buf, n.Value)
+		if !c.dry {
+			c.buf = appendJSONString(c.buf, n.Value)
+		}
 	case "!!null":
 		c.buf = append(c.buf, "null"...)
 	case "!!bool":
