@@ -78,16 +78,6 @@ func brokenLocalRef(data []byte) (line int, msg string, found bool) {
 	return line, msg, found
 }
 
-// ParseNode is the root node of the document data holds, nil when it
-// does not parse.
-func ParseNode(data []byte) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return nil
-	}
-	return doc.Content[0]
-}
-
 // eachRef calls fn with each $ref value under n and its line, in document
 // order, until fn returns true. Aliases are not expanded, so the walk costs
 // no more than the document's size.

@@ -1,0 +1,129 @@
+package specs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apiver/apiver/internal/corpus"
+	"go.yaml.in/yaml/v3"
+)
+
+// splitCases are documents whose parts are read as one parse reads them,
+// or refused by parseSplit (split says which).
+var splitCases = []struct {
+	name, text string
+	split      bool
+}{
+	{"plain", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get: {}\ncomponents:\n  schemas:\n    A: {type: string}\n", true},
+	{"CRLF", "openapi: 3.0.3\r\npaths:\r\n  /a: {}\r\ncomponents:\r\n  schemas: {}\r\n", true},
+	{"comments and blank lines at the seams", "openapi: 3.0.3\n# before paths\n\npaths:   \n  /a: {}\n  # end of paths\n\n# before components\ncomponents:\n  schemas: {}\n# the end\n", true},
+	{"a literal block kept to the seam", "openapi: 3.0.3\ninfo:\n  description: |+\n    text\n\n\npaths:\n  /a: {}\n", true},
+	{"a folded block at the seam", "openapi: 3.0.3\nx-a: >-\n  folded\n  text\n\npaths:\n  /a: {}\n", true},
+	{"a plain scalar over lines", "openapi: 3.0.3\nx-a: one\n  two\n\n  three\npaths:\n  /a: {}\n", true},
+	{"an indentless sequence", "tags:\n- name: a\n- name: b\npaths:\n- x\ncomponents:\n  schemas: {}\n", true},
+	{"anchors within a part", "openapi: 3.0.3\npaths:\n  /a: &A {get: {}}\n  /b: *A\ncomponents:\n  schemas:\n    A: &S {type: string}\n    B: *S\n", true},
+	{"an anchor named again in a later part", "x-a: &A 1\npaths:\n  /a: &A {}\n  /b: *A\n", true},
+	{"an alias of an anchor in another part", "openapi: 3.0.3\nx-a: &A {type: string}\ncomponents:\n  schemas:\n    A: *A\n", false},
+	{"a merge from another part", "x-a: &A {type: string}\ncomponents:\n  schemas:\n    A: {<<: *A}\n", false},
+	{"a double-quoted scalar open at the seam", "openapi: 3.0.3\nx-a: \"open\npaths:\n  still\"\ncomponents:\n  schemas: {}\n", false},
+	{"a single-quoted scalar open at the seam", "x-a: 'open\npaths:\n'\n", false},
+	{"a flow mapping open at the seam", "x-a: {a: 1,\npaths:\n }\n", false},
+	{"a flow root", "{openapi: 3.0.3,\npaths:\n {}}\n", false},
+	{"a document start", "openapi: 3.0.3\n---\npaths:\n  /a: {}\n", false},
+	{"a document end", "openapi: 3.0.3\n...\npaths:\n  /a: {}\n", false},
+	{"a directive", "%YAML 1.1\n---\nopenapi: 3.0.3\npaths: {}\n", false},
+	{"a lone carriage return", "openapi: 3.0.3\rx: 1\npaths:\n  /a: {}\n", false},
+	{"a line separator", "openapi: 3.0.3\nx: \"a\u2028b\"\npaths:\n  /a: {}\n", false},
+	{"a next line", "openapi: 3.0.3\nx: \"a\u0085b\"\npaths:\n  /a: {}\n", false},
+	{"a root sequence", "- a\npaths:\n- b\n", false},
+	{"a key on the split line's value", "openapi: 3.0.3\npaths:\n  /a: {}\npaths: x\n", true},
+	{"the key twice", "paths:\n  /a: {}\npaths:\n  /b: {}\ncomponents:\n", true},
+	{"a split key indented", "x-a:\n  paths:\n    /a: {}\n", false},
+	{"a tab after the key", "openapi: 3.0.3\npaths:\t\n  /a: {}\n", false},
+	{"a syntax error in a part", "openapi: 3.0.3\npaths:\n  /a: [\ncomponents:\n  schemas: {}\n", false},
+}
+
+// TestParseSplitReadsAsOneParse holds a document parsed in parts to the
+// tree one parse makes, node by node (kind, style, tag, value, anchor,
+// what an alias names, line and column), or to being refused.
+func TestParseSplitReadsAsOneParse(t *testing.T) {
+	t.Parallel()
+	for _, c := range splitCases {
+		t.Run(c.name, func(t *testing.T) {
+			split, ok := parseSplit([]byte(c.text))
+			if ok != c.split {
+				t.Fatalf("parsed in parts: %v, want %v", ok, c.split)
+			}
+			if ok {
+				if diff := sameTree(parseWhole([]byte(c.text)), split); diff != "" {
+					t.Error(diff)
+				}
+			}
+		})
+	}
+}
+
+// FuzzParseSplit: a document parsed in parts is the tree one parse makes.
+func FuzzParseSplit(f *testing.F) {
+	for _, c := range splitCases {
+		f.Add(c.text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if split, ok := parseSplit([]byte(text)); ok {
+			if diff := sameTree(parseWhole([]byte(text)), split); diff != "" {
+				t.Error(diff)
+			}
+		}
+	})
+}
+
+// Every real snapshot is parsed in parts, to the tree one parse makes.
+func TestParseSplitRealSnapshots(t *testing.T) {
+	dir := corpus.Shared(t)
+	for _, name := range corpus.Names(t) {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		split, ok := parseSplit(data)
+		if !ok {
+			t.Errorf("%s: not parsed in parts", name)
+			continue
+		}
+		if diff := sameTree(parseWhole(data), split); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+	}
+}
+
+// sameTree says where two trees differ, "" when they do not; comments are
+// not compared.
+func sameTree(want, got *yaml.Node) string {
+	if want == nil || got == nil {
+		if want != got {
+			return fmt.Sprintf("one parse gives %v, the parts %v", want, got)
+		}
+		return ""
+	}
+	type at struct{ line, column int }
+	var walk func(a, b *yaml.Node, path string) string
+	walk = func(a, b *yaml.Node, path string) string {
+		if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+			a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+			return fmt.Sprintf("%s: one parse gives %+v, the parts %+v", path, *a, *b)
+		}
+		if (a.Alias == nil) != (b.Alias == nil) || a.Alias != nil && (at{a.Alias.Line, a.Alias.Column} != at{b.Alias.Line, b.Alias.Column}) {
+			return fmt.Sprintf("%s: the aliases name different nodes", path)
+		}
+		for i := range a.Content {
+			if diff := walk(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); diff != "" {
+				return diff
+			}
+		}
+		return ""
+	}
+	return walk(want, got, strings.TrimSpace(""))
+}
