@@ -135,6 +135,12 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 		sources.opts.Note = nil  // the reloads are the fix's, not the check's
 		sources.opts.Keep = true // the fix loads each source twice
 	}
+	// What the fast pass finds unchanged, with all it reaches, has an empty
+	// diff: the diff leaves it out, as a history's does.
+	var plan *load.Plan
+	if !pairOpts.Full {
+		plan, _ = load.PlanPair(baseSrc, revisionSrc)
+	}
 	base, revision, err := load.LoadReducedPair(baseSrc, revisionSrc, pairOpts)
 	if err != nil {
 		return nil, err
@@ -144,7 +150,7 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date, LatestVersion: cfg.Snapshot == policy.LatestVersion})
+	result, err := diff.Compare(base, revision, diff.Options{Product: product, Levels: cfg.ChangeLevels(), Date: date, LatestVersion: cfg.Snapshot == policy.LatestVersion, Plan: plan})
 	if err != nil {
 		return nil, err
 	}
