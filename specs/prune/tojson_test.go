@@ -290,3 +290,22 @@ func validatorReadsAsTheLoader(t *testing.T, text string, exact bool) {
 		})
 	}
 }
+
+// Only a number of more than 15 digits makes the validator read a text the
+// second way: digits in strings do not count.
+func TestLongDigits(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		`{"maxLength":1234567890123456}`:         true,
+		`[123456789012345]`:                      false,
+		`{"id":"12345678901234567890"}`:          false,
+		`{"a":"x\"12345678901234567890"}`:        false,
+		`{"a":"x\\","b":12345678901234567890}`:   true,
+		`{"a":1.2345678901234567e3}`:             true,
+		`{"1234567890123456":"key, not number"}`: false,
+	} {
+		if got := longDigits([]byte(text)); got != want {
+			t.Errorf("longDigits(%s) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -238,8 +238,8 @@ func read(parts []part, blank, emptied map[*yaml.Node]bool) error {
 // loader refuses where it sits.
 
 // readJSON unmarshals the JSON text into a value of target both ways.
-// Integers of 15 digits or fewer do not change on the way back, so only a
-// text with a longer run of digits is read the second way.
+// Numbers of 15 digits or fewer do not change on the way back, so only a
+// text with a longer one is read the second way.
 func readJSON(text []byte, target func() any) error {
 	if err := json.Unmarshal(text, target()); err != nil || !longDigits(text) {
 		return err
@@ -255,14 +255,29 @@ func readJSON(text []byte, target func() any) error {
 	return json.Unmarshal(again, target())
 }
 
-// longDigits reports whether text has a run of more than 15 digits.
+// longDigits reports whether the JSON text has a number of more than 15
+// digits: a run of digits outside its strings.
 func longDigits(text []byte) bool {
-	run := 0
+	run, inString, escaped := 0, false, false
 	for _, b := range text {
-		if b < '0' || b > '9' {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString, run = true, 0
+		case b < '0' || b > '9':
 			run = 0
-		} else if run++; run > 15 {
-			return true
+		default:
+			if run++; run > 15 {
+				return true
+			}
 		}
 	}
 	return false
