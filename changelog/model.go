@@ -15,6 +15,7 @@ import (
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/atomicfile"
 	"github.com/apiver/apiver/internal/jsonline"
+	"github.com/apiver/apiver/internal/jsonscan"
 	"github.com/apiver/apiver/internal/sizelimit"
 )
 
@@ -189,27 +190,15 @@ const maxDepth = 128
 // jsonDepth is how deeply the arrays and objects of JSON text nest.
 func jsonDepth(data []byte) int {
 	level, deepest := 0, 0
-	inString, escaped := false, false
-	for _, b := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-		case b == '"':
-			inString = true
-		case b == '[' || b == '{':
+	jsonscan.Outside(data, func(b byte) {
+		switch b {
+		case '[', '{':
 			level++
 			deepest = max(deepest, level)
-		case b == ']' || b == '}':
+		case ']', '}':
 			level--
 		}
-	}
+	})
 	return deepest
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/apiver/apiver/internal/jsonscan"
 	"github.com/apiver/apiver/internal/sizelimit"
 	"github.com/apiver/apiver/specs/prune"
 	"go.yaml.in/yaml/v3"
@@ -168,25 +169,12 @@ func checkTree(data []byte, root *yaml.Node, maxNodes int64) string {
 // object, array, key and value.
 func jsonShape(data []byte) (depth int, nodes int64) {
 	level, deepest := 0, 0
-	inString, escaped := false, false
 	prev := byte(',') // the last byte outside strings and spaces
-	for _, b := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
+	jsonscan.Outside(data, func(b byte) {
 		switch b {
 		case ' ', '\t', '\n', '\r':
-			continue
+			return
 		case '"':
-			inString = true
 			nodes++
 		case '[', '{':
 			level++
@@ -201,7 +189,7 @@ func jsonShape(data []byte) (depth int, nodes int64) {
 			}
 		}
 		prev = b
-	}
+	})
 	return deepest + 1, nodes
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/apiver/apiver/internal/jsonscan"
 	"github.com/getkin/kin-openapi/openapi3"
 	oasyaml "github.com/oasdiff/yaml"
 	"go.yaml.in/yaml/v3"
@@ -258,29 +259,15 @@ func readJSON(text []byte, target func() any) error {
 // longDigits reports whether the JSON text has a number of more than 15
 // digits: a run of digits outside its strings.
 func longDigits(text []byte) bool {
-	run, inString, escaped := 0, false, false
-	for _, b := range text {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-		case b == '"':
-			inString, run = true, 0
-		case b < '0' || b > '9':
+	run, long := 0, false
+	jsonscan.Outside(text, func(b byte) {
+		if b < '0' || b > '9' {
 			run = 0
-		default:
-			if run++; run > 15 {
-				return true
-			}
+		} else if run++; run > 15 {
+			long = true
 		}
-	}
-	return false
+	})
+	return long
 }
 
 // loaderReadsBoth is loaderReads both ways.
