@@ -267,17 +267,18 @@ func validatorReadsAsTheLoader(t *testing.T, text string, exact bool) {
 			var root yaml.Node
 			var values any
 			input := fmt.Appendf(nil, document, text)
+			// What YAML refuses (an anchor that holds itself is refused
+			// before the index: specs.CheckText), and a document that is
+			// not reduced, are not read by the validator.
 			if err := yaml.Unmarshal(input, &root); err != nil || len(root.Content) == 0 {
-				t.Skipf("YAML refuses it: %v", err)
+				return
 			}
 			if err := yaml.Unmarshal(input, &values); err != nil {
-				// An anchor that holds itself: refused before the index
-				// (specs.CheckText).
-				t.Skipf("YAML refuses its values: %v", err)
+				return
 			}
 			d := Index(root.Content[0], false)
 			if d.Why != "" {
-				t.Skipf("not reduced: %s", d.Why)
+				return
 			}
 			got := NewValidator().CheckAll(d)
 			want := loaderReads(root.Content[0], new(openapi3.T))
