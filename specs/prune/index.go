@@ -85,12 +85,13 @@ type unit struct {
 	inner []part
 }
 
-// seeInner is what hashSeeing is told of u's inner schemas.
-func (d *Doc) seeInner(u *unit) func(*yaml.Node, hashValue) {
+// seeInner is what hashSeeing is told of inner schemas to note in list:
+// nothing, for a JSON document, whose parts are read whole.
+func (d *Doc) seeInner(list *[]part) func(*yaml.Node, hashValue) {
 	if d.json {
 		return nil
 	}
-	return func(n *yaml.Node, h hashValue) { u.inner = append(u.inner, part{validated{schemaShape, h, false}, n}) }
+	return func(n *yaml.Node, h hashValue) { *list = append(*list, part{validated{schemaShape, h, false}, n}) }
 }
 
 // entry is a part of an operation that its skeleton may leave out.
@@ -281,7 +282,7 @@ func (ix *indexer) paths(paths *yaml.Node) {
 		shared.hash = hashOf(0, "", "", sharedHashes)
 		for _, op := range ops {
 			u := &unit{media: map[string]*unit{}, mediaOK: true}
-			u.hash = hashOf(0, "", "", []hashValue{d.hashSeeing(op[1], operationShape, d.seeInner(u)), shared.hash})
+			u.hash = hashOf(0, "", "", []hashValue{d.hashSeeing(op[1], operationShape, d.seeInner(&u.inner)), shared.hash})
 			u.removable = op[0].Anchor == "" && !hasAnchor(op[1])
 			ix.unit = u
 			ix.operation(u, op[1])
@@ -564,7 +565,7 @@ func (ix *indexer) components(n *yaml.Node, global *[]hashValue) {
 				continue
 			}
 			u := &unit{key: ck, value: cv, shape: kindShape}
-			u.hash = d.hashSeeing(cv, kindShape, d.seeInner(u))
+			u.hash = d.hashSeeing(cv, kindShape, d.seeInner(&u.inner))
 			u.removable = !merged && ck.Anchor == "" && !hasAnchor(cv)
 			ix.unit = u
 			ix.walk(cv, kindShape, false)

@@ -122,15 +122,11 @@ func (v *Validator) check(docs []*Doc, plans []plan) error {
 			}
 		}
 	}
-	var seen []part
-	see := func(n *yaml.Node, h hashValue) {
-		seen = append(seen, part{validated{schemaShape, h, false}, n})
-	}
 	seeing := func(d *Doc, s *shape, n *yaml.Node) func() []part {
 		return func() []part {
-			seen = seen[:0]
-			d.hashSeeing(n, s, see)
-			return seen
+			var inner []part
+			d.hashSeeing(n, s, d.seeInner(&inner))
+			return inner
 		}
 	}
 	for i, d := range docs {
@@ -249,6 +245,12 @@ func readJSON(text []byte, target func() any) error {
 	if err := json.Unmarshal(text, &values); err != nil {
 		return err
 	}
+	return writtenBack(values, target)
+}
+
+// writtenBack unmarshals into a value of target the JSON of values, as a
+// map-like type reads what it holds.
+func writtenBack(values any, target func() any) error {
 	again, err := json.Marshal(values)
 	if err != nil {
 		return err
@@ -279,11 +281,7 @@ func loaderReadsBoth(n *yaml.Node, target func() any) error {
 	if err := loaderReads(n, &values); err != nil {
 		return err
 	}
-	again, err := json.Marshal(values)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(again, target())
+	return writtenBack(values, target)
 }
 
 // loaderReads unmarshals the YAML tree n into target as the loader reads
