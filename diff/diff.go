@@ -249,10 +249,13 @@ func sortedPairs(pairs []pairing) []*Pair {
 	for i, p := range pairs {
 		out[i] = p.Pair
 	}
-	slices.SortStableFunc(out, func(a, b *Pair) int {
-		return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
-	})
+	slices.SortStableFunc(out, comparePairs)
 	return out
+}
+
+// comparePairs orders pairs by operation, then version.
+func comparePairs(a, b *Pair) int {
+	return cmp.Or(versions.CompareOperationNames(a.Operation, b.Operation), cmp.Compare(a.Version, b.Version))
 }
 
 // unchanged reports whether the plan found a pair's operation the same,

@@ -9,7 +9,6 @@ import (
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
-	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
@@ -33,12 +32,14 @@ type Options struct {
 	// LoadChanges and Checked, when both are set, make the check of the
 	// fixed text cost what the fix changed: LoadChanges loads the base and
 	// the fixed text (its bytes) as a pair that may leave out the
-	// operations the same in both, and those are taken from Checked, the
-	// diff of the base with the revision that the fix answers. A finding
-	// on an operation left out then has the base's location: the fix
-	// reads its check for which findings remain, never where. Nil loads
-	// the fixed revision whole against Base.
-	LoadChanges func(edited []byte) (base, fixed *specs.Snapshot, err error)
+	// operations the same in both, and those that plan, of the revision
+	// against the fixed text, finds the same in both (nil: none); those
+	// are taken from Checked, the diff of the base with the revision that
+	// the fix answers (diff.Result.Answer). A finding on an operation left
+	// out then has the base's or the revision's location: the fix reads
+	// its check for which findings remain, never where. Nil loads the
+	// fixed revision whole against Base.
+	LoadChanges func(edited []byte) (base, fixed *specs.Snapshot, plan *load.Plan, err error)
 	Checked     *diff.Result
 	// Trees, when set, gives the parse tree the caller holds of a text
 	// (base, revision or the fixed text; nil when it holds none), which
@@ -104,9 +105,10 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 	}
 	base := in.Base
 	var fixed *specs.Snapshot
+	var plan *load.Plan
 	changesOnly := opts.Checked != nil && opts.LoadChanges != nil
 	if changesOnly {
-		base, fixed, err = opts.LoadChanges(res.Data)
+		base, fixed, plan, err = opts.LoadChanges(res.Data)
 	} else {
 		var doc *openapi3.T
 		doc, err = load.Parse(in.Revision.Path, res.Data, opts.AllowRemoteRefs)
@@ -122,30 +124,7 @@ func fixAndCheck(in Input, opts Options) (*Result, *policy.Report, error) {
 		return nil, nil, err
 	}
 	if changesOnly {
-		left := leftOut(opts.Checked.Base, result.Base, result.Revision)
-		result.Base = append(result.Base, left...)
-		result.Revision = append(result.Revision, left...)
+		result.Answer(opts.Checked, plan)
 	}
 	return res, policy.Check(policy.Input{Base: base, Revision: fixed, Result: result, Date: opts.Date, Config: opts.Config}), nil
-}
-
-// leftOut are the operations of the base (all) that neither side of a
-// load for changes holds: those the base and the fixed text have the same,
-// so the base's is the fixed text's too. Their pairs would compare an
-// operation with itself and change nothing; the policy reads them for
-// their versions and dates.
-func leftOut(all []*versions.Operation, sides ...[]*versions.Operation) []*versions.Operation {
-	loaded := map[string]bool{}
-	for _, ops := range sides {
-		for _, op := range ops {
-			loaded[op.Key()] = true
-		}
-	}
-	var out []*versions.Operation
-	for _, op := range all {
-		if !loaded[op.Key()] {
-			out = append(out, op)
-		}
-	}
-	return out
 }

@@ -56,6 +56,13 @@ type PairOptions struct {
 	// (a fix's checks of its result, which read those from the comparison
 	// that the fix answers).
 	ChangesOnly bool
+	// Answered, with ChangesOnly, is a plan of this pair's revision side
+	// against the revision of a comparison with the same base that was
+	// diffed before (a check's, which the check of its fix's result
+	// answers): the operations it finds unchanged compare with the base as
+	// they did there, and are left out too, for the caller to read from
+	// that comparison (diff.Result.Answer).
+	Answered *Plan
 }
 
 func (o PairOptions) validator() *prune.Validator {
@@ -154,7 +161,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
-			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed()), true)
+			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), true)
 		} else {
 			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}
@@ -209,16 +216,24 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 }
 
 // changedOperations are the operations whose closure differs between b
-// and r, or that only one of them has.
-func changedOperations(b, r *prune.Doc) map[string]bool {
+// and r, or that only one of them has, but for those answered finds
+// unchanged.
+func changedOperations(b, r *prune.Doc, answered *Plan) map[string]bool {
 	_, unchanged := prune.Changes(b, r)
 	changed := map[string]bool{}
 	for name, same := range unchanged {
-		if !same {
+		if !same && !answered.OperationUnchanged(planned(name)) {
 			changed[name] = true
 		}
 	}
 	return changed
+}
+
+// planned is the plan's name of an operation of the fast pass ("method
+// /path", as written): "METHOD /path", as findings name it.
+func planned(name string) string {
+	method, path, _ := strings.Cut(name, " ")
+	return strings.ToUpper(method) + " " + path
 }
 
 // Plan is, for two snapshots, what cannot produce a change between them,
@@ -248,8 +263,7 @@ func PlanPair(base, revision *specs.Source) (plan *Plan, why string) {
 	plan = &Plan{unchanged: map[string]bool{}, changed: dirty}
 	for name, same := range unchanged {
 		if same {
-			method, path, _ := strings.Cut(name, " ")
-			plan.unchanged[strings.ToUpper(method)+" "+path] = true
+			plan.unchanged[planned(name)] = true
 		}
 	}
 	plan.Note = fmt.Sprintf("%s, %s: %d of %d operations and %d of %d components changed", base.Path(), revision.Path(),

@@ -41,7 +41,7 @@ func (c *Comparison) Fix(report *policy.Report, version civil.Date) (*fix.Result
 			// comparison's.
 			c.opts.Budget(2 * (c.sources.base.Size() + c.sources.revision.Size()))
 		}
-		opts.LoadChanges, opts.Checked = c.sources.loader(c.sources.base), c.Result
+		opts.LoadChanges, opts.Checked = c.sources.loadChanges, c.Result
 		opts.LoadAgainstRevision = c.sources.loader(c.sources.revision)
 		if !c.sources.opts.Full {
 			opts.Trees = c.sources.tree
@@ -156,6 +156,23 @@ func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Sna
 		opts.ChangesOnly = true
 		return load.LoadReducedPair(from, p.editedSource(edited), opts)
 	}
+}
+
+// loadChanges loads the base against edited bytes (apiver fix's result)
+// for the operations that differ in both the base and the revision from
+// the edited text (load.PairOptions.Answered): the fix reads the others
+// from the comparison, whose diff of the base with the revision is that of
+// the base with the edited text where the revision and the edited text are
+// the same. The plan is nil in the full pipeline, which loads both whole.
+func (p *pairSources) loadChanges(edited []byte) (*specs.Snapshot, *specs.Snapshot, *load.Plan, error) {
+	fixed := p.editedSource(edited)
+	opts := p.opts
+	opts.ChangesOnly = true
+	if !opts.Full {
+		opts.Answered, _ = load.PlanPair(p.revision, fixed)
+	}
+	base, fixedSnap, err := load.LoadReducedPair(p.base, fixed, opts)
+	return base, fixedSnap, opts.Answered, err
 }
 
 // editedSource is the source of edited bytes, the same for the same bytes.
