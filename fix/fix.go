@@ -39,6 +39,9 @@ type Input struct {
 	// trees is Options.Trees: the fix reads the trees its caller holds
 	// (only reads them: edits render clones).
 	trees func([]byte) *yaml.Node
+	// baseOps and revOps are the operations of Base and Revision, as Run
+	// has them (Options.operations); nil: read here.
+	baseOps, revOps []*versions.Operation
 }
 
 // Added is a version the fix added, carrying the revision's content of
@@ -100,7 +103,10 @@ func Fix(in Input) (*Result, error) {
 	}
 	newAnchorNames(base, rev)
 	p := &planner{in: in, base: base, rev: rev, planned: map[string]bool{}, files: map[string]*doc{}, res: &Result{Split: map[string]string{}, base: base, rev: rev, trees: in.trees}}
-	baseOps, revOps := versions.Operations(in.Base.Doc, in.Product), versions.Operations(in.Revision.Doc, in.Product)
+	baseOps, revOps := in.baseOps, in.revOps
+	if baseOps == nil {
+		baseOps, revOps = versions.Operations(in.Base.Doc, in.Product), versions.Operations(in.Revision.Doc, in.Product)
+	}
 	byOp := map[string][]string{}
 	for _, t := range in.Targets {
 		byOp[t.Operation] = append(byOp[t.Operation], t.Version)

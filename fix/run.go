@@ -9,6 +9,7 @@ import (
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/specs"
+	"github.com/apiver/apiver/versions"
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
@@ -64,6 +65,7 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 		return nil, nil, fmt.Errorf("%s: no date in its name: give --version or --date for the new version", revision.Path)
 	}
 	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), trees: opts.Trees}
+	in.baseOps, in.revOps = opts.baseOperations(base), opts.revisionOperations(revision)
 	res, after, err := fixAndCheck(in, opts)
 	if err != nil {
 		return nil, nil, err
@@ -79,6 +81,23 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 		return fixAndCheck(in, opts)
 	}
 	return res, after, nil
+}
+
+// baseOperations are the base's operations: the check's (Checked), where
+// it read them, else read here.
+func (o Options) baseOperations(base *specs.Snapshot) []*versions.Operation {
+	if o.Checked != nil {
+		return o.Checked.Base
+	}
+	return versions.Operations(base.Doc, o.Product)
+}
+
+// revisionOperations are the revision's, as baseOperations.
+func (o Options) revisionOperations(revision *specs.Snapshot) []*versions.Operation {
+	if o.Checked != nil {
+		return o.Checked.Revision
+	}
+	return versions.Operations(revision.Doc, o.Product)
 }
 
 // Fixed tells, for each finding of before, whether a fix resolved it: it

@@ -46,7 +46,7 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 			return refused("the fixed file would break %s %s (%s %s), which the revision did not: %s", f.Operation, f.Version, f.Rule, f.Change, f.Message)
 		}
 	}
-	if err := restoredAsInBase(base, res, opts.Product); err != nil {
+	if err := restoredAsInBase(base, opts.baseOperations(base), res, opts.Product); err != nil {
 		return refused("%v", err)
 	}
 	var fixedRev, fixed *specs.Snapshot
@@ -112,10 +112,11 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	return nil
 }
 
-// restoredAsInBase checks that each restored version's media types, and
-// the components they use, read in the fixed file as in the base (the
-// $refs into other files that the fix copied mapped back).
-func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
+// restoredAsInBase checks that each restored version's media types (ops
+// are the base's operations), and the components they use, read in the
+// fixed file as in the base (the $refs into other files that the fix
+// copied mapped back).
+func restoredAsInBase(base *specs.Snapshot, ops []*versions.Operation, res *Result, product string) error {
 	baseDoc := res.base
 	fixedDoc, err := res.fixedDoc(base.Path)
 	if err != nil {
@@ -126,7 +127,6 @@ func restoredAsInBase(base *specs.Snapshot, res *Result, product string) error {
 		back[local] = ref
 	}
 	p := &planner{in: Input{Product: product}}
-	ops := versions.Operations(base.Doc, product)
 	var used []*yaml.Node
 	for _, t := range res.Restored {
 		method, path, _ := strings.Cut(t.Operation, " ")
