@@ -28,7 +28,8 @@ type Options struct {
 	// LoadAgainstRevision, when set, loads the revision and the fixed
 	// revision as a pair, for Verify's diff of the two, which reads only
 	// the pairs that changed: the snapshots may leave out the operations
-	// that did not. Nil loads the fixed revision whole.
+	// that did not, and what no operation that changed reaches. Nil loads
+	// the fixed revision whole.
 	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
 	// LoadChanges and Checked, when both are set, make the check of the
 	// fixed text cost what the fix changed: LoadChanges loads the base and

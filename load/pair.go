@@ -63,6 +63,12 @@ type PairOptions struct {
 	// they did there, and are left out too, for the caller to read from
 	// that comparison (diff.Result.Answer).
 	Answered *Plan
+	// PairsOnly, with ChangesOnly, loads the pair for the changes of its
+	// operations alone: what lies outside them (components nothing kept
+	// reaches) is neither kept nor compared, so the comparison's document
+	// changes are not all there (a fix's check that it moved only the
+	// operations it meant to, which reads the pairs).
+	PairsOnly bool
 }
 
 func (o PairOptions) validator() *prune.Validator {
@@ -161,7 +167,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
-			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), true)
+			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), !opts.PairsOnly)
 		} else {
 			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}

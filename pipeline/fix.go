@@ -42,7 +42,7 @@ func (c *Comparison) Fix(report *policy.Report, version civil.Date) (*fix.Result
 			c.opts.Budget(2 * (c.sources.base.Size() + c.sources.revision.Size()))
 		}
 		opts.LoadChanges, opts.Checked = c.sources.loadChanges, c.Result
-		opts.LoadAgainstRevision = c.sources.loader(c.sources.revision)
+		opts.LoadAgainstRevision = c.sources.againstRevision
 		if !c.sources.opts.Full {
 			opts.Trees = c.sources.tree
 		}
@@ -145,17 +145,14 @@ type pairSources struct {
 	editedText []byte
 }
 
-// loader loads from (the base or the revision) against edited bytes in
-// place of the revision's (apiver fix's result, checked before it is
-// written), for the operations that differ alone
-// (load.PairOptions.ChangesOnly): the fix reads the others from the
-// comparison.
-func (p *pairSources) loader(from *specs.Source) func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-	return func(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
-		opts := p.opts
-		opts.ChangesOnly = true
-		return load.LoadReducedPair(from, p.editedSource(edited), opts)
-	}
+// againstRevision loads the revision against edited bytes in place of the
+// revision's (apiver fix's result, checked before it is written), for the
+// changes of the operations that differ alone (load.PairOptions.PairsOnly):
+// the fix reads the pairs of that comparison, to see what it moved.
+func (p *pairSources) againstRevision(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+	opts := p.opts
+	opts.ChangesOnly, opts.PairsOnly = true, true
+	return load.LoadReducedPair(p.revision, p.editedSource(edited), opts)
 }
 
 // loadChanges loads the base against edited bytes (apiver fix's result)
