@@ -40,7 +40,7 @@ type Input struct {
 	// (only reads them: edits render clones).
 	trees func([]byte) *yaml.Node
 	// baseOps and revOps are the operations of Base and Revision, as Run
-	// has them (Options.operations); nil: read here.
+	// has them (Options.baseOperations); nil: read here.
 	baseOps, revOps []*versions.Operation
 }
 
