@@ -39,8 +39,8 @@ type Input struct {
 	// trees is Options.Trees: the fix reads the trees its caller holds
 	// (only reads them: edits render clones).
 	trees func([]byte) *yaml.Node
-	// baseOps and revOps are the operations of Base and Revision, as Run
-	// has them (Options.baseOperations); nil: read here.
+	// baseOps and revOps are the operations of Base and Revision where the
+	// check read them (Options.Checked); nil: read here.
 	baseOps, revOps []*versions.Operation
 }
 

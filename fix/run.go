@@ -66,7 +66,9 @@ func Run(base, revision *specs.Snapshot, before *policy.Report, opts Options) (*
 		return nil, nil, fmt.Errorf("%s: no date in its name: give --version or --date for the new version", revision.Path)
 	}
 	in := Input{Base: base, Revision: revision, Product: opts.Product, Targets: targets, Version: opts.Version, MaxSize: opts.Config.MaxSpecSize(), trees: opts.Trees}
-	in.baseOps, in.revOps = opts.baseOperations(base), opts.revisionOperations(revision)
+	if opts.Checked != nil {
+		in.baseOps, in.revOps = opts.Checked.Base, opts.Checked.Revision
+	}
 	res, after, err := fixAndCheck(in, opts)
 	if err != nil {
 		return nil, nil, err
@@ -91,14 +93,6 @@ func (o Options) baseOperations(base *specs.Snapshot) []*versions.Operation {
 		return o.Checked.Base
 	}
 	return versions.Operations(base.Doc, o.Product)
-}
-
-// revisionOperations are the revision's, as baseOperations.
-func (o Options) revisionOperations(revision *specs.Snapshot) []*versions.Operation {
-	if o.Checked != nil {
-		return o.Checked.Revision
-	}
-	return versions.Operations(revision.Doc, o.Product)
 }
 
 // Fixed tells, for each finding of before, whether a fix resolved it: it
