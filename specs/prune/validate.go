@@ -204,7 +204,7 @@ func read(parts []part, blank, emptied map[*yaml.Node]bool) error {
 			// as that JSON; the rest, and a list that fails (for the
 			// loader's own message), the loader's way.
 			var err error
-			if nodes, err = readConverted(nodes, targets[g.s], blank, emptied); err != nil {
+			if nodes, err = readConverted(nodes, g.s, blank, emptied); err != nil {
 				nodes = byGroup[g]
 			}
 			if len(nodes) == 0 {
@@ -293,11 +293,11 @@ func loaderReads(n *yaml.Node, target any) error {
 	return err
 }
 
-// readConverted unmarshals into a target, as one list, the JSON that the
-// loader's reading makes of each of nodes (loaderJSON), the nodes of blank
-// they hold written as {} and those of emptied as "", and returns the nodes
-// whose JSON that cannot tell.
-func readConverted(nodes []*yaml.Node, target func() any, blank, emptied map[*yaml.Node]bool) (rest []*yaml.Node, err error) {
+// readConverted unmarshals into shape s's target, as one list, the JSON
+// that the loader's reading makes of each of nodes (loaderJSON), the nodes
+// of blank they hold written as {} and those of emptied as "", but for
+// what a rule accepts, and returns the nodes whose JSON that cannot tell.
+func readConverted(nodes []*yaml.Node, s *shape, blank, emptied map[*yaml.Node]bool) (rest []*yaml.Node, err error) {
 	c := &loaderJSON{buf: []byte{'['}, blank: blank, emptied: emptied}
 	for _, n := range nodes {
 		c.top = n
@@ -305,13 +305,20 @@ func readConverted(nodes []*yaml.Node, target func() any, blank, emptied map[*ya
 		if mark > 1 {
 			c.buf = append(c.buf, ',')
 		}
-		if !c.value(n) {
-			c.buf = c.buf[:mark]
+		start := len(c.buf)
+		switch {
+		case !c.value(n):
 			rest = append(rest, n)
+			fallthrough
+		case accepts(s, c.buf[start:]):
+			c.buf = c.buf[:mark]
 		}
 	}
 	c.buf = append(c.buf, ']')
-	return rest, readJSON(c.buf, target)
+	if len(c.buf) == 2 {
+		return rest, nil
+	}
+	return rest, readJSON(c.buf, targets[s])
 }
 
 // CheckAll reads all of d as the loader reads the whole document: each
