@@ -144,6 +144,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		note("%s, %s: full pipeline: both documents loaded whole", base.Path(), revision.Path())
 		return whole()
 	}
+	revision.ShareParse(base)
 	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
 	for _, s := range []*specs.Source{base, revision} {
 		if s.Structure() != nil {
@@ -256,6 +257,7 @@ type Plan struct {
 // PlanPair compares two sources with the fast pass; nil, with why, when a
 // document cannot be read by it.
 func PlanPair(base, revision *specs.Source) (plan *Plan, why string) {
+	revision.ShareParse(base)
 	_ = both(func() error { base.Index(); return nil }, func() error { revision.Index(); return nil })
 	for _, s := range []*specs.Source{base, revision} {
 		switch {

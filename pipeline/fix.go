@@ -178,6 +178,8 @@ func (p *pairSources) editedSource(edited []byte) *specs.Source {
 	defer p.mu.Unlock()
 	if p.edited == nil || !bytes.Equal(p.editedText, edited) {
 		p.edited, p.editedText = p.revision.WithData(edited), edited
+		// The fix's edits are a few operations of the revision's text.
+		p.edited.ShareParse(p.revision)
 	}
 	return p.edited
 }

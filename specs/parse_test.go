@@ -46,14 +46,41 @@ var splitCases = []struct {
 	{"a syntax error in a part", "openapi: 3.0.3\npaths:\n  /a: [\ncomponents:\n  schemas: {}\n", false},
 }
 
+// chunkCases are documents whose entries are parsed in chunks of their
+// own (with no least size), each to the tree one parse makes, or refused.
+var chunkCases = []string{
+	"openapi: 3.0.3\npaths:\n  /a:\n    get: {}\n  /b:\n    get: {}\n  '/c': {}\ncomponents:\n  schemas:\n    A: {type: string}\n    B:\n      type: string\n  parameters:\n    P: {name: p, in: query}\n    Q: {name: q, in: query}\nsecurity: []\n",
+	"paths:\n  /a: |\n    text\n\n  /b: >-\n    folded\n  /c: plain\n    over lines\n  /d: {}\n",
+	"paths:\n  /a: &A {get: {}}\n  /b: *A\n",
+	"paths:\n  /a: {get: {},\n  /b: {}}\n",
+	"paths:\n  /a: \"open\n  /b: still\"\n",
+	"paths:\n  /a: {}\n   /b: {}\n",
+	"paths:\n    /a: {}\n  /b: {}\n",
+	"paths:\n  /a: {}\n  # a comment\n\n  /b: {}\n# between\nx-a: 1\n",
+	"paths:\n  /a: {}\n  - b\n",
+	"paths:\n  /a: {}\npaths:\n  /b: {}\n  /c: {}\n",
+	"components:\n  schemas:\n    A: {}\n    B: {}\n  schemas:\n    C: {}\n    D: {}\n",
+	"components:\n  schemas: {A: {}}\n  responses:\n    R: {}\n    S: {}\n",
+	"components:\n  x-a: 1\n  schemas:\n    A: {}\n    B: {}\n  x-b:\n    c: 1\n    d: 2\n",
+	"components:\n  schemas:\n    A: {}\n    B: {}\n  'schemas':\n    C: {}\n    D: {}\n",
+	"components:\n  schemas:\n    A: &S {type: string}\n    B: *S\n    C: {<<: *S}\n",
+	"components:\n  schemas:\n    A:\n      description: |\n        text\n    B: {}\n",
+	"components:\n  schemas:\n    A: {}\n    ? B\n    : {}\n    C: {}\n",
+	"components:\n  schemas:\n    A: {}\n    B: {}\n  parameters: &P\n    P: {}\n    Q: {}\n",
+	"components:\n  schemas:\n    A: {}\n   B: {}\n",
+	"webhooks:\n  a: {}\n  b: {}\npaths: {}\n",
+	"paths:\r\n  /a: {}\r\n  /b: {}\r\ncomponents:\r\n  schemas:\r\n    A: {}\r\n    B: {}\r\n",
+}
+
 // TestParseSplitReadsAsOneParse holds a document parsed in parts to the
 // tree one parse makes, node by node (kind, style, tag, value, anchor,
-// what an alias names, line and column), or to being refused.
+// what an alias names, line and column), or to being refused: split at
+// the root only, and in chunks of every entry.
 func TestParseSplitReadsAsOneParse(t *testing.T) {
 	t.Parallel()
 	for _, c := range splitCases {
 		t.Run(c.name, func(t *testing.T) {
-			split, ok := parseSplit([]byte(c.text))
+			split, _, ok := parseSplit([]byte(c.text), nil, 1<<30)
 			if ok != c.split {
 				t.Fatalf("parsed in parts: %v, want %v", ok, c.split)
 			}
@@ -64,37 +91,95 @@ func TestParseSplitReadsAsOneParse(t *testing.T) {
 			}
 		})
 	}
+	for _, text := range append(chunkCases, texts(splitCases)...) {
+		if split, _, ok := parseSplit([]byte(text), nil, 0); ok {
+			if diff := sameTree(parseWhole([]byte(text)), split); diff != "" {
+				t.Errorf("%q: %s", text, diff)
+			}
+		}
+	}
 }
 
-// FuzzParseSplit: a document parsed in parts is the tree one parse makes.
-func FuzzParseSplit(f *testing.F) {
-	for _, c := range splitCases {
-		f.Add(c.text)
+func texts(cases []struct {
+	name, text string
+	split      bool
+}) []string {
+	var out []string
+	for _, c := range cases {
+		out = append(out, c.text)
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		if split, ok := parseSplit([]byte(text)); ok {
+	return out
+}
+
+// TestParseReusingCopiesWhatItShares: a text parsed with the chunks of
+// another copies those it shares, with their lines moved, to the tree one
+// parse of it makes.
+func TestParseReusingCopiesWhatItShares(t *testing.T) {
+	t.Parallel()
+	base := "openapi: 3.0.3\npaths:\n  /a:\n    get: {}\n  /b:\n    get: &G {}\n    put: *G\ncomponents:\n  schemas:\n    A: {type: string}\n    B:\n      properties: {x: &X {type: string}, y: *X}\n"
+	for _, revision := range []string{
+		base,
+		strings.Replace(base, "  /b:", "  /a2:\n    get: {}\n  /b:", 1),
+		strings.Replace(base, "    get: {}\n", "", 1),
+		strings.Replace(base, "A: {type: string}", "A: {type: integer}", 1),
+		"x-first: 1\n" + base,
+	} {
+		_, chunks, ok := parseSplit([]byte(base), nil, 0)
+		if !ok {
+			t.Fatal("the base is not parsed in chunks")
+		}
+		got, _, ok := parseSplit([]byte(revision), chunks, 0)
+		if !ok {
+			t.Fatalf("%q is not parsed in chunks", revision)
+		}
+		if diff := sameTree(parseWhole([]byte(revision)), got); diff != "" {
+			t.Errorf("%q: %s", revision, diff)
+		}
+	}
+}
+
+// FuzzParseSplit: a document parsed in chunks, alone and with the chunks
+// of another, is the tree one parse makes.
+func FuzzParseSplit(f *testing.F) {
+	for _, text := range append(chunkCases, texts(splitCases)...) {
+		f.Add(text, "x-a: 1\n"+text)
+	}
+	f.Fuzz(func(t *testing.T, text, other string) {
+		split, chunks, ok := parseSplit([]byte(text), nil, 0)
+		if ok {
 			if diff := sameTree(parseWhole([]byte(text)), split); diff != "" {
 				t.Error(diff)
+			}
+		}
+		if split, _, ok := parseSplit([]byte(other), chunks, 0); ok {
+			if diff := sameTree(parseWhole([]byte(other)), split); diff != "" {
+				t.Errorf("with the chunks of the first: %s", diff)
 			}
 		}
 	})
 }
 
-// Every real snapshot is parsed in parts, to the tree one parse makes.
+// Every real snapshot is parsed in chunks, alone and with the chunks of
+// the snapshot before it, to the tree one parse makes.
 func TestParseSplitRealSnapshots(t *testing.T) {
 	dir := corpus.Shared(t)
+	var previous *Chunks
 	for _, name := range corpus.Names(t) {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		split, ok := parseSplit(data)
-		if !ok {
-			t.Errorf("%s: not parsed in parts", name)
-			continue
-		}
-		if diff := sameTree(parseWhole(data), split); diff != "" {
-			t.Errorf("%s: %s", name, diff)
+		whole := parseWhole(data)
+		for _, from := range []*Chunks{nil, previous} {
+			split, chunks, ok := parseSplit(data, from, minChunk)
+			if !ok {
+				t.Errorf("%s: not parsed in chunks", name)
+				continue
+			}
+			if diff := sameTree(whole, split); diff != "" {
+				t.Errorf("%s: %s", name, diff)
+			}
+			previous = chunks
 		}
 	}
 }

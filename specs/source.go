@@ -143,6 +143,14 @@ type Source struct {
 	// checked says it passed.
 	structure *Error
 	checked   bool
+	// The text is parsed once until Release, before it is indexed: root
+	// is its tree until then, chunks what a text parsed after it may copy
+	// (ShareParse), until DropTree.
+	parseOnce sync.Once
+	root      *yaml.Node
+	isJSON    bool
+	chunks    *Chunks
+	partner   *Source
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
 	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
@@ -414,26 +422,46 @@ func (s *Source) Tree() *yaml.Node {
 
 // Release drops the parse tree: a later load of the source (a fix's)
 // parses its text again.
-func (s *Source) Release() { s.doc, s.indexOnce = nil, sync.Once{} }
+func (s *Source) Release() {
+	s.doc, s.indexOnce, s.parseOnce, s.chunks, s.partner = nil, sync.Once{}, sync.Once{}, nil, nil
+}
 
 // DropTree lets the parse tree and its index go, the source staying
 // indexed: Indexed is nil from then on, and Index does not parse the text
 // again.
-func (s *Source) DropTree() { s.doc = nil }
+func (s *Source) DropTree() { s.doc, s.chunks = nil, nil }
+
+// ShareParse has s's parse copy the chunks of its text that from's text
+// holds too (specs.ParseReusing), parsing from first, once, if it is not
+// parsed yet: a pull request's revision, or a fixed text, shares all but a
+// few chunks with its base.
+func (s *Source) ShareParse(from *Source) { s.partner = from }
+
+// parse parses the source and checks its structure, once until Release.
+func (s *Source) parse() {
+	s.parseOnce.Do(func() {
+		var from *Chunks
+		if p := s.partner; p != nil {
+			p.parse()
+			from, s.partner = p.chunks, nil
+		}
+		s.root, s.isJSON, s.structure, s.chunks = parseChecked(s.data, s.maxNodes, from)
+	})
+}
 
 // prepare parses the source, checks its structure and indexes it, once
 // until Release.
 func (s *Source) prepare() {
 	s.indexOnce.Do(func() {
-		var root *yaml.Node
-		var isJSON bool
-		root, isJSON, s.structure = parseChecked(s.data, s.maxNodes)
+		s.parse()
+		root := s.root
+		s.root = nil // the index holds it
 		if why := versions.NameDisagrees(s.version, rootLevel(root)); s.structure == nil && why != "" {
 			s.structure = &Error{Msg: why}
 		}
 		s.checked = s.structure == nil
 		if s.checked {
-			s.doc = prune.Index(root, isJSON)
+			s.doc = prune.Index(root, s.isJSON)
 		}
 	})
 }

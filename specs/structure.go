@@ -93,7 +93,7 @@ func checkJSON(trimmed []byte, maxNodes int64) string {
 // kin-openapi reads it (parseChecked), at most maxNodes nodes (0:
 // DefaultMaxNodes): the problem, its File unset, nil when there is none.
 func CheckText(data []byte, maxNodes int64) *Error {
-	_, _, problem := parseChecked(data, maxNodes)
+	_, _, problem, _ := parseChecked(data, maxNodes, nil)
 	return problem
 }
 
@@ -102,41 +102,43 @@ func CheckText(data []byte, maxNodes int64) *Error {
 // (prune.Check). It returns the tree, whether the text was JSON (which
 // the loader reads as JSON), and the problem, nil when there is none. A
 // text that does not parse passes: the loader reports its syntax error.
-func parseChecked(data []byte, maxNodes int64) (root *yaml.Node, isJSON bool, problem *Error) {
+// A YAML text copies the chunks it shares with from (ParseReusing), and
+// returns its own.
+func parseChecked(data []byte, maxNodes int64, from *Chunks) (root *yaml.Node, isJSON bool, problem *Error, chunks *Chunks) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
 	if trimmed, ok := jsonText(data); ok {
 		if why := checkJSON(trimmed, maxNodes); why != "" {
-			return nil, true, &Error{Msg: why}
+			return nil, true, &Error{Msg: why}, nil
 		}
 		root, isJSON = prune.JSONTree(data), true
 	} else if deepJSON(data) {
-		return nil, true, &Error{Msg: tooDeepMsg}
+		return nil, true, &Error{Msg: tooDeepMsg}, nil
 	} else {
-		root = ParseNode(data)
+		root, chunks = ParseReusing(data, from)
 		if why := checkTree(data, root, maxNodes); why != "" {
-			return nil, false, &Error{Msg: why}
+			return nil, false, &Error{Msg: why}, nil
 		}
 	}
 	if root == nil {
-		return nil, isJSON, nil
+		return nil, isJSON, nil, nil
 	}
 	if line, msg := prune.Check(root); msg != "" {
-		return nil, isJSON, &Error{Line: line, Msg: msg}
+		return nil, isJSON, &Error{Line: line, Msg: msg}, nil
 	}
 	if line, msg := checkSunsets(root); msg != "" {
-		return nil, isJSON, &Error{Line: line, Msg: msg}
+		return nil, isJSON, &Error{Line: line, Msg: msg}, nil
 	}
 	if line, msg := checkStabilities(root); msg != "" {
-		return nil, isJSON, &Error{Line: line, Msg: msg}
+		return nil, isJSON, &Error{Line: line, Msg: msg}, nil
 	}
 	if !isJSON {
 		if line, msg := prune.KeyClash(root); msg != "" {
-			return nil, false, &Error{Line: line, Msg: msg}
+			return nil, false, &Error{Line: line, Msg: msg}, nil
 		}
 	}
-	return root, isJSON, nil
+	return root, isJSON, nil, chunks
 }
 
 // checkTree is checkStructure of YAML text already parsed into root (nil
