@@ -45,6 +45,9 @@ func (c *Comparison) Fix(report *policy.Report, version civil.Date) (*fix.Result
 		opts.LoadAgainstRevision = c.sources.againstRevision
 		if !c.sources.opts.Full {
 			opts.Trees = c.sources.tree
+			// A revision the check let go is parsed again copying what it
+			// shares with the base.
+			c.sources.revision.ShareParse(c.sources.base)
 		}
 	}
 	res, left, err := fix.Run(c.Base, c.Revision, report, opts)
