@@ -258,12 +258,22 @@ func loadAhead(paths []string, opts Options, pairOpts load.PairOptions) (results
 		out[i] = make(chan loadResult, 1)
 	}
 	sources := make([]func() (*specs.Source, error), len(paths))
+	// read holds the sources read and not released, for the next one's
+	// parse to copy the chunks it shares with them.
+	read := make([]*specs.Source, len(paths))
+	var readMu sync.Mutex
 	for i, path := range paths {
 		sources[i] = sync.OnceValues(func() (*specs.Source, error) {
 			src, err := specs.Read(path, seriesLoad(opts, i))
 			// The fast pass saves the loads a parse; the full pipeline
 			// loads whole, and checks the structure as it loads.
 			if err == nil && !pairOpts.Full {
+				readMu.Lock()
+				read[i] = src
+				if i > 0 && read[i-1] != nil {
+					src.ShareParse(read[i-1])
+				}
+				readMu.Unlock()
 				src.Index()
 			}
 			return src, err
@@ -308,6 +318,9 @@ func loadAhead(paths []string, opts Options, pairOpts load.PairOptions) (results
 			// Loads up to i are done, and none to come reads the source
 			// before i.
 			sources[i-1] = nil
+			readMu.Lock()
+			read[i-1] = nil
+			readMu.Unlock()
 		}
 	}
 	stop = func() {

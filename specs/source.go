@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/internal/escape"
@@ -151,6 +152,7 @@ type Source struct {
 	isJSON    bool
 	chunks    *Chunks
 	partner   *Source
+	parsed    atomic.Bool
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
 	// maxNodes bounds the document's nodes (0: DefaultMaxNodes).
@@ -424,6 +426,7 @@ func (s *Source) Tree() *yaml.Node {
 // parses its text again.
 func (s *Source) Release() {
 	s.doc, s.indexOnce, s.parseOnce, s.chunks, s.partner = nil, sync.Once{}, sync.Once{}, nil, nil
+	s.parsed.Store(false)
 }
 
 // DropTree lets the parse tree and its index go, the source staying
@@ -434,8 +437,13 @@ func (s *Source) DropTree() { s.doc, s.chunks = nil, nil }
 // ShareParse has s's parse copy the chunks of its text that from's text
 // holds too (specs.ParseReusing), parsing from first, once, if it is not
 // parsed yet: a pull request's revision, or a fixed text, shares all but a
-// few chunks with its base.
-func (s *Source) ShareParse(from *Source) { s.partner = from }
+// few chunks with its base. A source parsed already keeps no partner (it
+// would hold it, and so a history's every snapshot before it).
+func (s *Source) ShareParse(from *Source) {
+	if !s.parsed.Load() {
+		s.partner = from
+	}
+}
 
 // parse parses the source and checks its structure, once until Release.
 func (s *Source) parse() {
@@ -446,6 +454,7 @@ func (s *Source) parse() {
 			from, s.partner = p.chunks, nil
 		}
 		s.root, s.isJSON, s.structure, s.chunks = parseChecked(s.data, s.maxNodes, from)
+		s.parsed.Store(true)
 	})
 }
 
