@@ -212,3 +212,22 @@ func sameTree(want, got *yaml.Node) string {
 	}
 	return walk(want, got, strings.TrimSpace(""))
 }
+
+// A source parsed already keeps no partner: a history asks each snapshot
+// to share the parse of the one before it, and a partner kept would hold
+// every snapshot before it, trees and all.
+func TestParsedSourceKeepsNoPartner(t *testing.T) {
+	t.Parallel()
+	text := []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n")
+	base := (&Source{path: "a.yaml"}).WithData(text)
+	revision := base.WithData(append([]byte(nil), text...))
+	revision.ShareParse(base)
+	revision.Index()
+	if revision.partner != nil {
+		t.Fatal("the partner is kept after the parse")
+	}
+	revision.ShareParse(base)
+	if revision.partner != nil {
+		t.Fatal("a parsed source takes a partner")
+	}
+}
