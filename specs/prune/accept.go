@@ -306,15 +306,7 @@ func isASCII(s string) bool {
 // object reads an object, calling member for each key with the reader at
 // its value; escaped says the key holds an escape, as written.
 func (a *jsonReader) object(member func(key string, escaped bool) bool) bool {
-	if a.peek() != '{' {
-		return false
-	}
-	a.i++
-	if a.peek() == '}' {
-		a.i++
-		return true
-	}
-	for {
+	return a.items('{', '}', func() bool {
 		if a.peek() != '"' {
 			return false
 		}
@@ -323,39 +315,30 @@ func (a *jsonReader) object(member func(key string, escaped bool) bool) bool {
 			return false
 		}
 		a.i++
-		if !member(key, strings.IndexByte(key, '\\') >= 0) {
-			return false
-		}
-		switch a.peek() {
-		case ',':
-			a.i++
-		case '}':
-			a.i++
-			return true
-		default:
-			return false
-		}
-	}
+		return member(key, strings.IndexByte(key, '\\') >= 0)
+	})
 }
 
-func (a *jsonReader) array(elem func() bool) bool {
-	if a.peek() != '[' {
+func (a *jsonReader) array(elem func() bool) bool { return a.items('[', ']', elem) }
+
+// items reads a collection between open and close, item by item.
+func (a *jsonReader) items(open, close byte, item func() bool) bool {
+	if a.peek() != open {
 		return false
 	}
 	a.i++
-	if a.peek() == ']' {
+	if a.peek() == close {
 		a.i++
 		return true
 	}
 	for {
-		a.space()
-		if !elem() {
+		if !item() {
 			return false
 		}
 		switch a.peek() {
 		case ',':
 			a.i++
-		case ']':
+		case close:
 			a.i++
 			return true
 		default:
