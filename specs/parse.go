@@ -105,7 +105,9 @@ type chunk struct {
 //     before it);
 //   - a chunk's root is not a block mapping whose first key is where the
 //     chunk starts, at its indent, or the mapping its entries join is not a
-//     block mapping with its keys at that indent.
+//     block mapping with its keys at that indent;
+//   - a line in a chunk of entries is less indented than they are (alone,
+//     the chunk may read it otherwise).
 //
 // A line at an entry's indent (or less) ends whatever block scalar or
 // plain scalar the entry before it holds, as the end of the text does: so
