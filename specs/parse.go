@@ -220,7 +220,7 @@ func ownMapping(m *yaml.Node, i int, mappings map[string]*yaml.Node, path string
 // components (the first entry stays with its key, so that the chunk that
 // holds the key makes its mapping). Comments and blank lines stay with
 // the chunk before them. It is nil when a line in a chunk of entries is
-// less indented than they are.
+// less indented than they are, or a line starts an explicit key.
 func splitChunks(data []byte, minSize int) []*chunk {
 	chunks := []*chunk{{}}
 	cur, lo, line := chunks[0], 0, 0
@@ -240,7 +240,13 @@ func splitChunks(data []byte, minSize int) []*chunk {
 		text := bytes.TrimRight(data[at:at+end], " \r")
 		body := bytes.TrimLeft(text, " ")
 		indent := len(text) - len(body)
-		entry := len(body) > 0 && body[0] != '#' && body[0] != '-' && body[0] != '?' && body[0] != '\t'
+		// An entry starts with its key: not an indicator, a comment or a tab.
+		entry := len(body) > 0 && !bytes.ContainsAny(body[:1], "-?:#,[]{}&*!|>%@`\t")
+		if explicitKey(body) {
+			// Its value, when it has none, is placed where the next token
+			// starts: alone, a chunk would place it at its end.
+			return nil
+		}
 		big := at-lo >= minSize
 		switch {
 		case len(body) == 0 || body[0] == '#':
@@ -281,6 +287,15 @@ func splitChunks(data []byte, minSize int) []*chunk {
 	}
 	cur.text = data[lo:]
 	return chunks
+}
+
+// explicitKey reports whether a line, without its indent, starts an
+// explicit key ("? "), after any sequence entries ("- ") that come first.
+func explicitKey(body []byte) bool {
+	for len(body) > 1 && body[0] == '-' && (body[1] == ' ' || body[1] == '\t') {
+		body = bytes.TrimLeft(body[1:], " \t")
+	}
+	return len(body) > 0 && body[0] == '?' && (len(body) == 1 || body[1] == ' ' || body[1] == '\t')
 }
 
 // moveLines adds lines to the line of every node of the tree n.

@@ -69,6 +69,9 @@ var chunkCases = []string{
 	"components:\n  schemas:\n    A: {}\n    B: {}\n  parameters: &P\n    P: {}\n    Q: {}\n",
 	"components:\n  schemas:\n    A: {}\n   B: {}\n",
 	"webhooks:\n  a: {}\n  b: {}\npaths: {}\n",
+	"components:\n  A:\n    a:\n    ? b\n    c:\n",
+	"paths:\n  /a: {}\n  ? /b\n  /c: {}\n  - ? d\n",
+	"components:\n  A:\n    a: 1\n    ?\n    : x\n    b: 2\n",
 	"paths:\r\n  /a: {}\r\n  /b: {}\r\ncomponents:\r\n  schemas:\r\n    A: {}\r\n    B: {}\r\n",
 }
 
