@@ -93,12 +93,11 @@ func ruleOf(t reflect.Type, built map[reflect.Type]*acceptRule) *acceptRule {
 	if r := built[t]; r != nil {
 		return r
 	}
-	switch t {
-	case reflect.TypeFor[openapi3.Header]():
+	switch {
+	case t == reflect.TypeFor[openapi3.Header]():
 		// Header reads itself as its Parameter.
 		return ruleOf(reflect.TypeFor[openapi3.Parameter](), built)
-	}
-	if t.Kind() == reflect.Pointer {
+	case t.Kind() == reflect.Pointer:
 		return ruleOf(t.Elem(), built)
 	}
 	// Made before its fields', so that a type that holds itself refers to it.

@@ -306,11 +306,10 @@ func readConverted(nodes []*yaml.Node, s *shape, blank, emptied map[*yaml.Node]b
 			c.buf = append(c.buf, ',')
 		}
 		start := len(c.buf)
-		switch {
-		case !c.value(n):
+		if !c.value(n) {
 			rest = append(rest, n)
-			fallthrough
-		case accepts(s, c.buf[start:]):
+			c.buf = c.buf[:mark]
+		} else if accepts(s, c.buf[start:]) {
 			c.buf = c.buf[:mark]
 		}
 	}
