@@ -2,6 +2,7 @@ package diff
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/versions"
@@ -19,8 +20,23 @@ import (
 //   - any other operation r holds on neither side is the same in the base
 //     and the text, so the base's stands for both: its pairs would compare
 //     it with itself and change nothing, and the policy reads it for its
-//     versions and dates.
+//     versions and dates;
+//   - outside the operations, a component plan finds unchanged has
+//     answered's changes (the load left it out unless an operation kept
+//     reaches it); the document's own changes (info, security) are r's.
 func (r *Result) Answer(answered *Result, plan *load.Plan) {
+	unchanged := func(c Change) bool {
+		kind, name, _ := strings.Cut(c.Component, "/")
+		return c.Component != "" && !plan.ComponentChanged(kind, name)
+	}
+	r.Document = slices.DeleteFunc(r.Document, unchanged)
+	for _, c := range answered.Document {
+		if unchanged(c) {
+			r.Document = append(r.Document, c)
+		}
+	}
+	r.Document = mediaTypeNames(r.product).dedupe(r.Document)
+
 	hosts := map[string]bool{}
 	for _, op := range answered.Revision {
 		if op.Direction == versions.Inbound && plan.OperationUnchanged(op.Name()) {

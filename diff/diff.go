@@ -58,6 +58,9 @@ type Result struct {
 	// (CompareDocuments): a new document releases every operation it
 	// holds, changed or not.
 	ByDocument bool
+	// product names the versions' media types (Options.Product), which
+	// Answer orders merged changes by.
+	product string
 }
 
 // Changes lists every change of every pair.
@@ -79,6 +82,7 @@ func Compare(base, revision *specs.Snapshot, opts Options) (*Result, error) {
 	res := &Result{
 		Base:     versions.Operations(base.Doc, opts.Product),
 		Revision: versions.Operations(revision.Doc, opts.Product),
+		product:  opts.Product,
 	}
 	pairs := pairUp(base, revision, res.Base, res.Revision)
 	document, err := diffPairs(base, revision, pairs, opts, true)
@@ -213,6 +217,9 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			Level:    LevelOf(c.GetLevel()),
 			Message:  c.GetUncolorizedText(j.localize),
 			Location: locationOf(c, baseSource, revisionSource),
+		}
+		if cc, ok := c.(checker.ComponentChange); ok && len(cc.Args) > 0 {
+			change.Component = cc.Component + "/" + fmt.Sprint(cc.Args[0])
 		}
 		switch {
 		case inPair:

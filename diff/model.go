@@ -78,6 +78,9 @@ type Change struct {
 	// Sunset is the x-sunset (YYYY-MM-DD) of an endpoint-deprecated change,
 	// "" when none was declared.
 	Sunset string `json:"sunset,omitempty"`
+	// Component is, for a change outside any operation that one component
+	// made, its "kind/name" ("schemas/Pet"): Result.Answer reads it.
+	Component string `json:"-"`
 }
 
 // Pair is one operation-version of the revision (or of the base, when it was

@@ -295,7 +295,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				return false, false, nil
 			}
 			bd, rd := c.Base.Source.Indexed(), c.Revision.Source.Indexed()
-			red := prune.DecideOnly(bd, rd, own, c.DiffDocument)
+			var document prune.DocumentScope
+			if c.DiffDocument {
+				document = prune.EveryComponent
+			}
+			red := prune.DecideOnly(bd, rd, own, document)
 			if holding {
 				// All operations, the others as skeletons.
 				skip := map[string]bool{}

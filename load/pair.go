@@ -60,8 +60,9 @@ type PairOptions struct {
 	// against the revision of a comparison with the same base that was
 	// diffed before (a check's, which the check of its fix's result
 	// answers): the operations it finds unchanged compare with the base as
-	// they did there, and are left out too, for the caller to read from
-	// that comparison (diff.Result.Answer).
+	// they did there, and are left out too, and so are the components it
+	// finds unchanged where nothing kept reaches them, for the caller to
+	// read from that comparison (diff.Result.Answer).
 	Answered *Plan
 	// PairsOnly, with ChangesOnly, loads the pair for the changes of its
 	// operations alone: what lies outside them (components nothing kept
@@ -76,6 +77,20 @@ func (o PairOptions) validator() *prune.Validator {
 		return o.Validator
 	}
 	return prune.NewValidator()
+}
+
+// documentScope is which components a ChangesOnly pair diffs outside its
+// operations: none for PairsOnly; with Answered, those that differ
+// between the two revisions (the others compare with the base as they did
+// in the comparison answered, diff.Result.Answer); else all.
+func (o PairOptions) documentScope() prune.DocumentScope {
+	switch {
+	case o.PairsOnly:
+		return nil
+	case o.Answered != nil:
+		return o.Answered.componentChanged
+	}
+	return prune.EveryComponent
 }
 
 // LoadDiffPair reads and loads the base and revision of a comparison. The
@@ -168,7 +183,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
-			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), !opts.PairsOnly)
+			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), opts.documentScope())
 		} else {
 			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}
@@ -287,7 +302,11 @@ func (p *Plan) OperationUnchanged(name string) bool { return p != nil && p.uncha
 // ComponentChanged reports whether a component (kind as in components:
 // "schemas", "responses"...) may differ between the snapshots.
 func (p *Plan) ComponentChanged(kind, name string) bool {
-	return p == nil || p.changed[kind+"/"+name]
+	return p.componentChanged(kind + "/" + name)
+}
+
+func (p *Plan) componentChanged(component string) bool {
+	return p == nil || p.changed[component]
 }
 
 // emptied is s's text without the descriptions and examples the diff does

@@ -3,8 +3,10 @@ package pipeline_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"cloud.google.com/go/civil"
@@ -101,5 +103,98 @@ func TestReadHistory(t *testing.T) {
 	var usage *pipeline.UsageError
 	if !errors.As(err, &usage) {
 		t.Errorf("a date that is not one: got %v, want a UsageError", err)
+	}
+}
+
+// The check of a fix's result reads what lies outside the operations as
+// the whole comparison would: a schema the revision removed and the fix
+// leaves out is still removed (its change read from the check), and one
+// the fix restores is not (read again), through either pipeline.
+func TestFixLeavesWhatLiesOutsideOperations(t *testing.T) {
+	dir := t.TempDir()
+	base := `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /things:
+    post:
+      requestBody:
+        content:
+          application/vnd.example.2024-01-01+json:
+            schema: {$ref: '#/components/schemas/Thing'}
+      responses:
+        '200':
+          description: OK
+          content:
+            application/vnd.example.2024-01-01+json:
+              schema: {$ref: '#/components/schemas/Other'}
+  /others:
+    get:
+      responses:
+        '200':
+          description: OK
+          content:
+            application/vnd.example.2024-01-01+json:
+              schema: {$ref: '#/components/schemas/Other'}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        kind: {type: string, enum: [a, b]}
+        detail: {$ref: '#/components/schemas/Detail'}
+    Detail: {type: string, maxLength: 5}
+    Other: {type: object, properties: {name: {type: string}}}
+    Kept: {type: integer}
+`
+	// The revision removes the request's enum value b (fixable), Detail
+	// with the property that used it (restored by the fix) and Kept (not
+	// fixable).
+	revision := strings.NewReplacer("enum: [a, b]", "enum: [a]",
+		"        detail: {$ref: '#/components/schemas/Detail'}\n", "",
+		"    Detail: {type: string, maxLength: 5}\n", "",
+		"    Kept: {type: integer}\n", "").Replace(base)
+	basePath, revisionPath := filepath.Join(dir, "x-2024-01-01.yaml"), filepath.Join(dir, "x-2024-02-01.yaml")
+	for path, text := range map[string]string{basePath: base, revisionPath: revision} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := policy.ParseConfig("apiver.yaml", []byte("severity:\n  api-schema-removed: error\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type finding struct{ Rule, Operation, Version, Change string }
+	want := []finding{{"breaking-change-without-new-version", "", "", "api-schema-removed"}}
+	for _, full := range []bool{false, true} {
+		c, err := pipeline.Compare(basePath, revisionPath, pipeline.Options{Config: cfg, Reuse: pipeline.Reloadable, Full: full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := c.Check()
+		failed := 0
+		for _, f := range report.Findings {
+			if f.Severity == policy.Error {
+				failed++
+			}
+		}
+		if failed != 3 {
+			t.Fatalf("full pipeline %v: the check finds %d errors, want 3 (the enum value and two schemas): the pair no longer tests the fix", full, failed)
+		}
+		_, left, err := c.Fix(report, civil.Date{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []finding
+		for _, f := range left.Findings {
+			if f.Severity == policy.Error {
+				got = append(got, finding{f.Rule, f.Operation, f.Version, f.Change})
+				if f.Location == nil || f.Location.Line != 33 {
+					t.Errorf("full pipeline %v: %s at %+v, want line 33 of the base (Kept)", full, f.Change, f.Location)
+				}
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("full pipeline %v: the errors the fix leaves (-want +got):\n%s", full, diff)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func TestDecideOnlyLeavesOutOtherOperations(t *testing.T) {
 	revision := strings.Replace(onlyBase, "A: {type: string}", "A: {type: string, maxLength: 3}", 1)
 	revision = strings.Replace(revision, "    put:\n      responses: {\"200\": {description: ok}}\n", "", 1)
 	r := index(t, revision)
-	red := DecideOnly(b, r, map[string]bool{"get /a": true, "put /b": true}, false)
+	red := DecideOnly(b, r, map[string]bool{"get /a": true, "put /b": true}, nil)
 	texts, err := red.Texts([]*Doc{b, r}, NewValidator())
 	if err != nil {
 		t.Fatal(err)

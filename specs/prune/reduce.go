@@ -86,21 +86,35 @@ type Reduction struct {
 // Decide is the reduction of a comparison of b with r.
 func Decide(b, r *Doc) *Reduction { return DecideExcept(b, r, nil, true) }
 
+// DocumentScope tells which components ("kind/name", as Changes names
+// them) a comparison diffs outside its operations: the changes that lie
+// there (a schema removed, a security scheme changed) need them whole. A
+// nil scope diffs none of them.
+type DocumentScope func(component string) bool
+
+// EveryComponent is the scope of a comparison that diffs all that lies
+// outside its operations.
+func EveryComponent(string) bool { return true }
+
 // DecideExcept is the reduction of a comparison of b with r that diffs
 // neither the operations of skip nor, unless document, what lies outside
 // the operations (another comparison diffs the same of them): those are
 // reduced as if unchanged.
 func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
-	return decide(b, r, skip, document, false)
+	var scope DocumentScope
+	if document {
+		scope = EveryComponent
+	}
+	return decide(b, r, skip, scope, false)
 }
 
 // DecideOnly is the reduction of a comparison of b with r that diffs, of
-// the operations, only those of keep: the others, which another
-// comparison diffs or which did not change, are left out of both
-// documents, or kept as a skeleton where one of them cannot leave them
-// out. Whoever reads the operations of its documents reads them
-// elsewhere.
-func DecideOnly(b, r *Doc, keep map[string]bool, document bool) *Reduction {
+// the operations, only those of keep, and outside them the components of
+// document: the other operations, which another comparison diffs or which
+// did not change, are left out of both documents, or kept as a skeleton
+// where one of them cannot leave them out. Whoever reads the operations
+// of its documents reads them elsewhere.
+func DecideOnly(b, r *Doc, keep map[string]bool, document DocumentScope) *Reduction {
 	skip := map[string]bool{}
 	for _, name := range unionKeys(b.ops, r.ops) {
 		skip[name] = !keep[name]
@@ -108,7 +122,7 @@ func DecideOnly(b, r *Doc, keep map[string]bool, document bool) *Reduction {
 	return decide(b, r, skip, document, true)
 }
 
-func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
+func decide(b, r *Doc, skip map[string]bool, document DocumentScope, drop bool) *Reduction {
 	sides := []*Doc{b, r}
 	comps := unionKeys(b.comps, r.comps)
 	ops := unionKeys(b.ops, r.ops)
@@ -203,7 +217,7 @@ func decide(b, r *Doc, skip map[string]bool, document, drop bool) *Reduction {
 	for {
 		roots := slices.Clone(itemRoots)
 		for name := range dirty {
-			if document {
+			if document != nil && document(name) {
 				roots = append(roots, name)
 			}
 		}
