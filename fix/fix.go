@@ -258,15 +258,25 @@ func (m mediaEntry) id() string { return strings.Join(append(slices.Clone(m.cont
 // request body and responses.
 func (p *planner) versionEntries(op *yaml.Node, v string) []mediaEntry {
 	var out []mediaEntry
+	for _, e := range mediaEntries(op) {
+		mt, ok, _ := versions.ParseMediaType(e.key)
+		if ok && mt.Product == p.in.Product && mt.Version == v {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// mediaEntries lists every media type written in the operation's request
+// body and responses.
+func mediaEntries(op *yaml.Node) []mediaEntry {
+	var out []mediaEntry
 	visit := func(content []string, m *yaml.Node) {
 		if m == nil || m.Kind != yaml.MappingNode {
 			return
 		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
-			mt, ok, _ := versions.ParseMediaType(m.Content[i].Value)
-			if ok && mt.Product == p.in.Product && mt.Version == v {
-				out = append(out, mediaEntry{content: content, key: m.Content[i].Value})
-			}
+			out = append(out, mediaEntry{content: content, key: m.Content[i].Value})
 		}
 	}
 	_, body := lookup(op, "requestBody", false)

@@ -27,10 +27,11 @@ type Options struct {
 	AllowRemoteRefs bool
 	// LoadAgainstRevision, when set, loads the revision and the fixed
 	// revision as a pair, for Verify's diff of the two, which reads only
-	// the pairs that changed: the snapshots may leave out the operations
-	// that did not, and what no operation that changed reaches. Nil loads
+	// the pairs that changed, of the operations ("METHOD /path") for which
+	// moved is true: the snapshots may leave out the others, and what no
+	// operation kept reaches; both are nil when it keeps none. Nil loads
 	// the fixed revision whole.
-	LoadAgainstRevision func(edited []byte) (revision, fixed *specs.Snapshot, err error)
+	LoadAgainstRevision func(edited []byte, moved func(operation string) bool) (revision, fixed *specs.Snapshot, err error)
 	// LoadChanges and Checked, when both are set, make the check of the
 	// fixed text cost what the fix changed: LoadChanges loads the base and
 	// the fixed text (its bytes) as a pair that may leave out the

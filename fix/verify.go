@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -49,24 +50,6 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	if err := restoredAsInBase(base, opts.baseOperations(base), res, opts.Product); err != nil {
 		return refused("%v", err)
 	}
-	var fixedRev, fixed *specs.Snapshot
-	var err error
-	if opts.LoadAgainstRevision != nil {
-		fixedRev, fixed, err = opts.LoadAgainstRevision(res.Data)
-	} else {
-		var doc *openapi3.T
-		doc, err = load.Parse(revision.Path, res.Data, opts.AllowRemoteRefs)
-		whole := *revision
-		whole.Doc, whole.Data = doc, res.Data
-		fixedRev, fixed = revision, &whole
-	}
-	if err != nil {
-		return fmt.Errorf("the fixed revision does not load: %w", err)
-	}
-	moves, err := diff.Compare(fixedRev, fixed, diff.Options{Product: opts.Product, Levels: opts.Config.ChangeLevels(), Date: opts.Date})
-	if err != nil {
-		return err
-	}
 	intended := map[[2]string]bool{}
 	for _, t := range res.Restored {
 		intended[[2]string{t.Operation, t.Version}] = true
@@ -79,15 +62,7 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	// passes when it reads as in the revision, the copies' names mapped
 	// back.
 	var revDoc, fixedDoc *doc
-	asRevision := map[[2]string]bool{}
-	asInRevision := func(operation, version string) bool {
-		if version == "" {
-			return false
-		}
-		at := [2]string{operation, version}
-		if same, ok := asRevision[at]; ok {
-			return same
-		}
+	trees := func() bool {
 		if revDoc == nil {
 			f, err := res.fixedDoc(revision.Path)
 			if err != nil {
@@ -95,8 +70,43 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 			}
 			revDoc, fixedDoc = res.rev, f
 		}
-		asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
+		return true
+	}
+	asRevision := map[[2]string]bool{}
+	asInRevision := func(operation, version string) bool {
+		if version == "" || !trees() {
+			return false
+		}
+		at := [2]string{operation, version}
+		if _, ok := asRevision[at]; !ok {
+			asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
+		}
 		return asRevision[at]
+	}
+	var fixedRev, fixed *specs.Snapshot
+	var err error
+	if opts.LoadAgainstRevision != nil {
+		fixedRev, fixed, err = opts.LoadAgainstRevision(res.Data, func(operation string) bool {
+			return !trees() || mayMove(revDoc, fixedDoc, opts.Product, operation, func(version string) bool {
+				return intended[[2]string{operation, version}] || asInRevision(operation, version)
+			})
+		})
+	} else {
+		var doc *openapi3.T
+		doc, err = load.Parse(revision.Path, res.Data, opts.AllowRemoteRefs)
+		whole := *revision
+		whole.Doc, whole.Data = doc, res.Data
+		fixedRev, fixed = revision, &whole
+	}
+	if err != nil {
+		return fmt.Errorf("the fixed revision does not load: %w", err)
+	}
+	if fixedRev == nil {
+		return nil // no operation could move
+	}
+	moves, err := diff.Compare(fixedRev, fixed, diff.Options{Product: opts.Product, Levels: opts.Config.ChangeLevels(), Date: opts.Date})
+	if err != nil {
+		return err
 	}
 	for _, p := range moves.Pairs {
 		for _, c := range p.Changes {
@@ -235,4 +245,62 @@ func mapStrings(v any, to map[string]string) any {
 		}
 	}
 	return v
+}
+
+// mayMove reports whether the diff of the revision (revDoc) with the fixed
+// file could show a change of the operation ("METHOD /path") that Verify
+// refuses, one of a version that does not pass. A change it refuses is of
+// a version that the operation's request body or responses write in one of
+// the two files (readsAsInRevision passes any other), or of an unversioned
+// operation, or of one missing from a file: so the operation may move when
+// one of those versions does not pass, when it has no version written
+// there, when it is missing, or when kin-openapi reads it from elsewhere
+// than these trees show (a $ref beside the content written) or reads more
+// of it (callbacks, which pair as operations of their own).
+func mayMove(revDoc, fixedDoc *doc, product, operation string, passes func(version string) bool) bool {
+	method, path, _ := strings.Cut(operation, " ")
+	written := map[string]bool{}
+	for _, d := range []*doc{revDoc, fixedDoc} {
+		item := d.at([]string{"paths", path})
+		_, op := lookup(item, method, true)
+		if op == nil || op.Kind != yaml.MappingNode || hasKey(item, "$ref") || hasKey(op, "callbacks") {
+			return true
+		}
+		_, body := lookup(op, "requestBody", false)
+		if refersAway(body) {
+			return true
+		}
+		_, responses := lookup(op, "responses", false)
+		if responses != nil && responses.Kind == yaml.MappingNode {
+			for i := 1; i < len(responses.Content); i += 2 {
+				if refersAway(responses.Content[i]) {
+					return true
+				}
+			}
+		}
+		versioned := false
+		for _, e := range mediaEntries(op) {
+			if mt, ok, _ := versions.ParseMediaType(e.key); ok && mt.Product == product {
+				versioned, written[mt.Version] = true, true
+			}
+		}
+		if !versioned {
+			return true
+		}
+	}
+	for _, v := range slices.Sorted(maps.Keys(written)) {
+		if !passes(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersAway reports whether a request body or response writes content
+// that kin-openapi does not read: it reads the $ref beside it instead.
+func refersAway(m *yaml.Node) bool { return hasKey(m, "$ref") && hasKey(m, "content") }
+
+func hasKey(m *yaml.Node, key string) bool {
+	k, _ := lookup(m, key, false)
+	return k != nil
 }

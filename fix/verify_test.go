@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,12 +50,37 @@ func fixCase(t *testing.T, name string) (base, revision *specs.Snapshot, before,
 	return base, revision, before, after, res, opts
 }
 
+// loaders are Verify's two ways to read the fixed file against the
+// revision: whole, and as a check's fix offer does, each operation that
+// changed loaded only where Verify says it may have moved.
+func loaders(t *testing.T, revision *specs.Snapshot) map[string]func(edited []byte, moved func(string) bool) (*specs.Snapshot, *specs.Snapshot, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(revision.Path))
+	if err := os.WriteFile(path, revision.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	source, err := specs.Read(path, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]func([]byte, func(string) bool) (*specs.Snapshot, *specs.Snapshot, error){
+		"whole": nil,
+		"as moved": func(edited []byte, moved func(string) bool) (*specs.Snapshot, *specs.Snapshot, error) {
+			opts := load.PairOptions{ChangesOnly: true, PairsOnly: true, Diffed: moved, Keep: true}
+			return load.LoadReducedPair(source, source.WithData(edited), opts)
+		},
+	}
+}
+
 func TestVerifyPassesAGoodFix(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema", "shared-schema-one-operation"} {
 		base, revision, before, after, res, opts := fixCase(t, name)
-		if err := Verify(base, revision, before, after, res, opts); err != nil {
-			t.Errorf("%s: %v", name, err)
+		for how, load := range loaders(t, revision) {
+			opts.LoadAgainstRevision = load
+			if err := Verify(base, revision, before, after, res, opts); err != nil {
+				t.Errorf("%s, loaded %s: %v", name, how, err)
+			}
 		}
 	}
 }
@@ -93,9 +120,12 @@ func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 		t.Fatal(err)
 	}
 	after = policy.Check(policy.Input{Base: base, Revision: fixed, Result: againstBase, Date: opts.Date, Config: opts.Config})
-	err = Verify(base, revision, before, after, res, opts)
-	if err == nil || !strings.Contains(err.Error(), "GET /beta") {
-		t.Errorf("alias rebound: %v, want a refusal naming GET /beta", err)
+	for how, load := range loaders(t, revision) {
+		opts.LoadAgainstRevision = load
+		err = Verify(base, revision, before, after, res, opts)
+		if err == nil || !strings.Contains(err.Error(), "GET /beta") {
+			t.Errorf("alias rebound, loaded %s: %v, want a refusal naming GET /beta", how, err)
+		}
 	}
 }
 
@@ -136,8 +166,48 @@ func TestVerifyRefusesAChangeToAnUnnamedVersion(t *testing.T) {
 		t.Fatalf("GET does not use the copy:\n%s", res.Data)
 	}
 	res.Data = []byte(strings.Replace(string(res.Data), get, "items: {$ref: '#/components/schemas/Widget'}", 1))
-	err := Verify(base, revision, before, after, res, opts)
-	if err == nil || !strings.Contains(err.Error(), "GET /widgets 2024-01-01") {
-		t.Errorf("GET reading the base's Widget: %v, want a refusal naming GET /widgets 2024-01-01", err)
+	for how, load := range loaders(t, revision) {
+		opts.LoadAgainstRevision = load
+		err := Verify(base, revision, before, after, res, opts)
+		if err == nil || !strings.Contains(err.Error(), "GET /widgets 2024-01-01") {
+			t.Errorf("GET reading the base's Widget, loaded %s: %v, want a refusal naming GET /widgets 2024-01-01", how, err)
+		}
+	}
+}
+
+// mayMove diffs an operation unless every change the diff could show of it
+// is of a version that passes: where the trees cannot tell which versions
+// kin-openapi reads, it diffs.
+func TestMayMove(t *testing.T) {
+	t.Parallel()
+	const v1 = "application/vnd.example.2024-01-01+json"
+	op := func(body string) string {
+		return "openapi: 3.0.3\npaths:\n  /a:\n    get:\n" + body
+	}
+	versioned := "      responses:\n        '200':\n          content:\n            " + v1 + ": {schema: {type: string}}\n"
+	for _, c := range []struct {
+		name, rev, fixed string
+		passes, want     bool
+	}{
+		{"every written version passes", op(versioned), op(versioned), true, false},
+		{"a written version does not pass", op(versioned), op(versioned), false, true},
+		{"missing from the fixed file", op(versioned), "openapi: 3.0.3\npaths: {}\n", true, true},
+		{"unversioned", op("      responses:\n        '200':\n          content:\n            application/json: {}\n"), op(versioned), true, true},
+		{"versions only behind a $ref", op("      responses:\n        '200': {$ref: '#/components/responses/R'}\n"), op(versioned), true, true},
+		{"content beside a $ref", op("      responses:\n        '200':\n          $ref: '#/components/responses/R'\n          content:\n            " + v1 + ": {}\n"), op(versioned), true, true},
+		{"callbacks", op(versioned + "      callbacks: {}\n"), op(versioned), true, true},
+		{"a path item $ref", "openapi: 3.0.3\npaths:\n  /a:\n    $ref: 'other.yaml#/a'\n    get:\n" + versioned, op(versioned), true, true},
+	} {
+		rev, err := parseDoc("rev.yaml", []byte(c.rev))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed, err := parseDoc("rev.yaml", []byte(c.fixed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mayMove(rev, fixed, "example", "GET /a", func(string) bool { return c.passes }); got != c.want {
+			t.Errorf("%s: mayMove %v, want %v", c.name, got, c.want)
+		}
 	}
 }

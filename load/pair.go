@@ -3,8 +3,10 @@ package load
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/apiver/apiver/specs"
@@ -68,8 +70,13 @@ type PairOptions struct {
 	// operations alone: what lies outside them (components nothing kept
 	// reaches) is neither kept nor compared, so the comparison's document
 	// changes are not all there (a fix's check that it moved only the
-	// operations it meant to, which reads the pairs).
+	// operations it meant to, which reads the pairs). When no operation is
+	// left to diff, nothing is loaded: the snapshots are nil.
 	PairsOnly bool
+	// Diffed, when set, with ChangesOnly, is asked of each operation that
+	// changed ("METHOD /path") whether the caller reads its pairs: those it
+	// does not are left out as if unchanged.
+	Diffed func(operation string) bool
 }
 
 func (o PairOptions) validator() *prune.Validator {
@@ -183,7 +190,11 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
-			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changedOperations(base.Indexed(), revision.Indexed(), opts.Answered), opts.documentScope())
+			changed := changedOperations(base.Indexed(), revision.Indexed(), opts.Answered, opts.Diffed)
+			if len(changed) == 0 && opts.PairsOnly {
+				return nil, nil, nil
+			}
+			red = prune.DecideOnly(base.Indexed(), revision.Indexed(), changed, opts.documentScope())
 		} else {
 			red = prune.Decide(base.Indexed(), revision.Indexed())
 		}
@@ -239,12 +250,12 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 
 // changedOperations are the operations whose closure differs between b
 // and r, or that only one of them has, but for those answered finds
-// unchanged.
-func changedOperations(b, r *prune.Doc, answered *Plan) map[string]bool {
+// unchanged and those diffed (when set) leaves out.
+func changedOperations(b, r *prune.Doc, answered *Plan, diffed func(string) bool) map[string]bool {
 	_, unchanged := prune.Changes(b, r)
 	changed := map[string]bool{}
-	for name, same := range unchanged {
-		if !same && !answered.OperationUnchanged(planned(name)) {
+	for _, name := range slices.Sorted(maps.Keys(unchanged)) {
+		if !unchanged[name] && !answered.OperationUnchanged(planned(name)) && (diffed == nil || diffed(planned(name))) {
 			changed[name] = true
 		}
 	}

@@ -150,11 +150,12 @@ type pairSources struct {
 
 // againstRevision loads the revision against edited bytes in place of the
 // revision's (apiver fix's result, checked before it is written), for the
-// changes of the operations that differ alone (load.PairOptions.PairsOnly):
-// the fix reads the pairs of that comparison, to see what it moved.
-func (p *pairSources) againstRevision(edited []byte) (*specs.Snapshot, *specs.Snapshot, error) {
+// changes of the operations that differ, and that moved may have moved,
+// alone (load.PairOptions.PairsOnly): the fix reads the pairs of that
+// comparison, to see what it moved. The full pipeline loads both whole.
+func (p *pairSources) againstRevision(edited []byte, moved func(operation string) bool) (*specs.Snapshot, *specs.Snapshot, error) {
 	opts := p.opts
-	opts.ChangesOnly, opts.PairsOnly = true, true
+	opts.ChangesOnly, opts.PairsOnly, opts.Diffed = true, true, moved
 	return load.LoadReducedPair(p.revision, p.editedSource(edited), opts)
 }
 
