@@ -276,6 +276,10 @@ func planned(name string) string {
 type Plan struct {
 	unchanged map[string]bool // "METHOD /path"
 	changed   map[string]bool // "kind/name" of components
+	// indexed are the components the fast pass read one by one: of any
+	// other (a kind it does not know, a mapping of them under an anchor)
+	// it knows nothing.
+	indexed map[string]bool
 	// Note says what the fast pass found, in one line.
 	Note string
 }
@@ -294,14 +298,18 @@ func PlanPair(base, revision *specs.Source) (plan *Plan, why string) {
 		}
 	}
 	dirty, unchanged := prune.Changes(base.Indexed(), revision.Indexed())
-	plan = &Plan{unchanged: map[string]bool{}, changed: dirty}
+	components := prune.Components(base.Indexed(), revision.Indexed())
+	plan = &Plan{unchanged: map[string]bool{}, changed: dirty, indexed: map[string]bool{}}
+	for _, name := range components {
+		plan.indexed[name] = true
+	}
 	for name, same := range unchanged {
 		if same {
 			plan.unchanged[planned(name)] = true
 		}
 	}
 	plan.Note = fmt.Sprintf("%s, %s: %d of %d operations and %d of %d components changed", base.Path(), revision.Path(),
-		len(unchanged)-len(plan.unchanged), len(unchanged), len(dirty), len(prune.Components(base.Indexed(), revision.Indexed())))
+		len(unchanged)-len(plan.unchanged), len(unchanged), len(dirty), len(components))
 	return plan, ""
 }
 
@@ -311,13 +319,14 @@ func PlanPair(base, revision *specs.Source) (plan *Plan, why string) {
 func (p *Plan) OperationUnchanged(name string) bool { return p != nil && p.unchanged[name] }
 
 // ComponentChanged reports whether a component (kind as in components:
-// "schemas", "responses"...) may differ between the snapshots.
+// "schemas", "responses"...) may differ between the snapshots: one the
+// fast pass did not read one by one may.
 func (p *Plan) ComponentChanged(kind, name string) bool {
 	return p.componentChanged(kind + "/" + name)
 }
 
 func (p *Plan) componentChanged(component string) bool {
-	return p == nil || p.changed[component]
+	return p == nil || p.changed[component] || !p.indexed[component]
 }
 
 // emptied is s's text without the descriptions and examples the diff does
