@@ -451,6 +451,12 @@ func (p *DocumentPair) readAhead(known, placed map[*specs.VersionDocument]bool) 
 			}
 		}
 	}
+	// Each document shares most of its text with the one read before it
+	// (the base's of its version, or the next version's): its parse copies
+	// what they share, from that one's tree while it is still held.
+	for i := 1; i < len(order); i++ {
+		order[i].Source.ShareParse(order[i-1].Source)
+	}
 	r.wg.Go(func() {
 		for i, d := range order {
 			r.mu.Lock()

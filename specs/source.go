@@ -146,11 +146,12 @@ type Source struct {
 	checked   bool
 	// The text is parsed once until Release, before it is indexed: root
 	// is its tree until then, chunks what a text parsed after it may copy
-	// (ShareParse), until DropTree.
+	// (ShareParse), until DropTree (which may run while a partner's parse
+	// reads them).
 	parseOnce sync.Once
 	root      *yaml.Node
 	isJSON    bool
-	chunks    *Chunks
+	chunks    atomic.Pointer[Chunks]
 	partner   *Source
 	parsed    atomic.Bool
 	// paths restricts the loaded snapshot to some of its paths.
@@ -425,14 +426,18 @@ func (s *Source) Tree() *yaml.Node {
 // Release drops the parse tree: a later load of the source (a fix's)
 // parses its text again.
 func (s *Source) Release() {
-	s.doc, s.indexOnce, s.parseOnce, s.chunks, s.partner = nil, sync.Once{}, sync.Once{}, nil, nil
+	s.doc, s.indexOnce, s.parseOnce, s.partner = nil, sync.Once{}, sync.Once{}, nil
+	s.chunks.Store(nil)
 	s.parsed.Store(false)
 }
 
 // DropTree lets the parse tree and its index go, the source staying
 // indexed: Indexed is nil from then on, and Index does not parse the text
 // again.
-func (s *Source) DropTree() { s.doc, s.chunks = nil, nil }
+func (s *Source) DropTree() {
+	s.doc = nil
+	s.chunks.Store(nil)
+}
 
 // ShareParse has s's parse copy the chunks of its text that from's text
 // holds too (specs.ParseReusing), parsing from first, once, if it is not
@@ -451,9 +456,11 @@ func (s *Source) parse() {
 		var from *Chunks
 		if p := s.partner; p != nil {
 			p.parse()
-			from, s.partner = p.chunks, nil
+			from, s.partner = p.chunks.Load(), nil
 		}
-		s.root, s.isJSON, s.structure, s.chunks = parseChecked(s.data, s.maxNodes, from)
+		var chunks *Chunks
+		s.root, s.isJSON, s.structure, chunks = parseChecked(s.data, s.maxNodes, from)
+		s.chunks.Store(chunks)
 		s.parsed.Store(true)
 	})
 }
