@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // document is a version document with the operations named, each GET
@@ -165,5 +167,64 @@ func TestCompareDocumentsKnown(t *testing.T) {
 	first, want := compare(nil)
 	if _, got := compare(first); got != want {
 		t.Errorf("known from an earlier pair:\n%s\nread afresh:\n%s", got, want)
+	}
+}
+
+// TestCompareDocumentsReloaded: a fix's new document holds the text of the
+// revision's newest, its restored one the base's: the check of the fixed
+// documents takes the copies the check loaded from the same texts, and
+// compares as a pair read afresh, its locations naming the fixed files.
+func TestCompareDocumentsReloaded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old, changed := document(map[string]string{"/a": "string", "/b": "string"}), document(map[string]string{"/a": "integer", "/b": "string"})
+	base := writeDocuments(t, filepath.Join(dir, "base"), map[string]string{"api.2024-01-01.yaml": old})
+	revision := writeDocuments(t, filepath.Join(dir, "revision"), map[string]string{"api.2024-01-01.yaml": changed})
+	checked, err := load.LoadDocumentPair(base, revision, load.PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies []*openapi3.T
+	for _, c := range checked.Comparisons {
+		copies = append(copies, c.BaseSnapshot.Doc, c.RevisionSnapshot.Doc)
+	}
+	fixedDocs := map[string]string{"api.2024-01-01.yaml": old, "api.2025-01-01.yaml": changed}
+	compare := func(known *load.DocumentPair) (*load.DocumentPair, string) {
+		base := writeDocuments(t, filepath.Join(dir, "base"), map[string]string{"api.2024-01-01.yaml": old})
+		fixed := writeDocuments(t, filepath.Join(dir, "fixed"), fixedDocs)
+		pair, err := load.LoadDocumentPair(base, fixed, load.PairOptions{Known: known})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := diff.CompareDocuments(pair, diff.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		for _, p := range res.Pairs {
+			fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
+			for _, c := range p.Changes {
+				fmt.Fprintf(&out, " %s %+v", c.ID, c.Location)
+			}
+			out.WriteString("\n")
+		}
+		return pair, out.String()
+	}
+	_, want := compare(nil)
+	pair, got := compare(checked)
+	if got != want {
+		t.Errorf("with the check's copies:\n%s\nloaded afresh:\n%s", got, want)
+	}
+	if !strings.Contains(want, "api.2025-01-01.yaml") {
+		t.Fatalf("no change located in the new document: the case no longer tests the reuse\n%s", want)
+	}
+	reused := false
+	for _, c := range pair.Comparisons {
+		for _, s := range []*specs.Snapshot{c.BaseSnapshot, c.RevisionSnapshot} {
+			reused = reused || s != nil && slices.Contains(copies, s.Doc)
+		}
+	}
+	if !reused {
+		t.Error("the fixed documents' comparison loaded its copies again")
 	}
 }

@@ -339,6 +339,15 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			diffed = append(diffed, c)
 		}
 	}
+	// A copy the known pair loaded from the same text is not loaded
+	// again (a fix's new document holds the text of the revision's newest,
+	// its restored documents the base's).
+	var loadedBefore []*specs.Snapshot
+	if opts.Known != nil {
+		for _, c := range opts.Known.Comparisons {
+			loadedBefore = append(loadedBefore, c.BaseSnapshot, c.RevisionSnapshot)
+		}
+	}
 	// Each copy on its own core: a pull request diffs one comparison.
 	loaded := make([][2]*specs.Snapshot, len(diffed))
 	errs := make([][2]error, len(diffed))
@@ -346,6 +355,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		i, j := k/2, k%2
 		c := diffed[i]
 		d := []*specs.VersionDocument{c.Base, c.Revision}[j]
+		for _, snap := range loadedBefore {
+			if loaded[i][j] = specs.Reloaded(snap, texts[c][j], d.Source); loaded[i][j] != nil {
+				return
+			}
+		}
 		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j], nil); errs[i][j] == nil {
 			loaded[i][j].Reduced = true
 		}

@@ -92,6 +92,21 @@ func (s *Snapshot) Renamed(path, ref string) *Snapshot {
 	return &c
 }
 
+// Reloaded is known, a snapshot loaded from text, standing for src's
+// document loaded from the same text: src holds the same bytes as known's
+// document (or text is a copy of both that keeps every node on its line)
+// and kin-openapi read no other file for known, so that a load of text as
+// src's would give the same document, its locations naming src's file. Nil
+// when it would not.
+func Reloaded(known *Snapshot, text []byte, src *Source) *Snapshot {
+	if known == nil || len(known.files) != 1 || !bytes.Equal(known.loaded, text) {
+		return nil
+	}
+	c := *known.Renamed(src.path, src.ref)
+	c.Date, c.Data = src.date, src.data
+	return &c
+}
+
 // LoadOptions control how a snapshot is read.
 type LoadOptions struct {
 	// Date overrides the date taken from the file name.
