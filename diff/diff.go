@@ -39,6 +39,9 @@ type Options struct {
 	// snapshots of Compare (load.PlanPair): those operations and
 	// components are not diffed, as they can produce no change.
 	Plan *load.Plan
+	// DocumentDiffs, when set, remembers the diffs CompareDocuments makes
+	// of its comparisons' copies, and gives those of copies it holds.
+	DocumentDiffs *DocumentDiffs
 }
 
 // LevelOff is the Levels value that turns a check off.

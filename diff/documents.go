@@ -1,8 +1,13 @@
 package diff
 
 import (
+	"maps"
+	"slices"
+	"sync"
+
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // CompareDocuments compares two snapshots published as one document per
@@ -34,13 +39,18 @@ func CompareDocuments(pair *load.DocumentPair, opts Options) (*Result, error) {
 			continue
 		}
 		o := opts
-		o.Plan = c.Plan
+		o.Plan, o.DocumentDiffs = c.Plan, nil
+		if sub := opts.DocumentDiffs.of(c.BaseSnapshot, c.RevisionSnapshot, o); sub != nil {
+			diffed[c] = sub
+			continue
+		}
 		sub, err := Compare(c.BaseSnapshot, c.RevisionSnapshot, o)
 		if err != nil {
 			return nil, err
 		}
 		nameNodes(pair, c, sub)
 		diffed[c] = sub
+		opts.DocumentDiffs.remember(c.BaseSnapshot, c.RevisionSnapshot, o, sub)
 	}
 	for _, c := range pair.Comparisons {
 		switch {
@@ -234,4 +244,88 @@ func CompareDocumentVersions(from, to *specs.VersionDocument, opts Options) (*Re
 	}
 	res.Pairs, res.Document, res.ByDocument = pairs, nil, true
 	return res, nil
+}
+
+// DocumentDiffs are the diffs CompareDocuments made of its comparisons'
+// copies, for a later pair whose comparisons compare the same copies
+// (specs.Reloaded: a fix's check of its fixed documents, whose new
+// document holds the text of the revision's newest and whose restored
+// ones the base's): the diff of two copies is a function of them and the
+// options alone, but for the files its locations name, which move to the
+// later pair's.
+type DocumentDiffs struct {
+	mu    sync.Mutex
+	diffs map[[2]*openapi3.T]documentDiff
+}
+
+type documentDiff struct {
+	base, revision *specs.Snapshot
+	opts           Options
+	res            *Result
+}
+
+// remember records the diff of two copies (a copy of it: the pairs of a
+// comparison's result are relabelled in place); none whose two files
+// cannot be told apart.
+func (d *DocumentDiffs) remember(base, revision *specs.Snapshot, opts Options, res *Result) {
+	if d == nil || opts.Plan != nil || base.Path == revision.Path && base.Ref == revision.Ref {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.diffs == nil {
+		d.diffs = map[[2]*openapi3.T]documentDiff{}
+	}
+	d.diffs[[2]*openapi3.T{base.Doc, revision.Doc}] = documentDiff{base, revision, opts, res.clone(func(*Location) {})}
+}
+
+// of is the diff of two copies that one remembered holds, its locations
+// moved to their files; nil when none is.
+func (d *DocumentDiffs) of(base, revision *specs.Snapshot, opts Options) *Result {
+	if d == nil || opts.Plan != nil || base.Path == revision.Path && base.Ref == revision.Ref {
+		return nil
+	}
+	d.mu.Lock()
+	known, ok := d.diffs[[2]*openapi3.T{base.Doc, revision.Doc}]
+	d.mu.Unlock()
+	if !ok || !sameOptions(known.opts, opts) {
+		return nil
+	}
+	return known.res.clone(func(loc *Location) {
+		switch {
+		case loc.File == known.base.Path && loc.Ref == known.base.Ref:
+			loc.File, loc.Ref = base.Path, base.Ref
+		case loc.File == known.revision.Path && loc.Ref == known.revision.Ref:
+			loc.File, loc.Ref = revision.Path, revision.Ref
+		}
+	})
+}
+
+// clone copies r's pairs and changes, each location passed through move.
+func (r *Result) clone(move func(*Location)) *Result {
+	copied := func(changes []Change) []Change {
+		out := slices.Clone(changes)
+		for i, c := range out {
+			if c.Location != nil {
+				loc := *c.Location
+				move(&loc)
+				out[i].Location = &loc
+			}
+		}
+		return out
+	}
+	res := *r
+	res.Pairs = make([]*Pair, len(r.Pairs))
+	for i, p := range r.Pairs {
+		c := *p
+		c.Changes = copied(p.Changes)
+		res.Pairs[i] = &c
+	}
+	res.Document = copied(r.Document)
+	return &res
+}
+
+func sameOptions(a, b Options) bool {
+	return a.Product == b.Product && maps.Equal(a.Levels, b.Levels) && a.Date == b.Date && a.Literal == b.Literal &&
+		a.LatestVersion == b.LatestVersion && a.Plan == b.Plan
 }

@@ -173,7 +173,8 @@ func TestCompareDocumentsKnown(t *testing.T) {
 // TestCompareDocumentsReloaded: a fix's new document holds the text of the
 // revision's newest, its restored one the base's: the check of the fixed
 // documents takes the copies the check loaded from the same texts, and
-// compares as a pair read afresh, its locations naming the fixed files.
+// their diff (DocumentDiffs), and compares as a pair read afresh, its
+// locations naming the fixed files.
 func TestCompareDocumentsReloaded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -182,6 +183,10 @@ func TestCompareDocumentsReloaded(t *testing.T) {
 	revision := writeDocuments(t, filepath.Join(dir, "revision"), map[string]string{"api.2024-01-01.yaml": changed})
 	checked, err := load.LoadDocumentPair(base, revision, load.PairOptions{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	diffs := &diff.DocumentDiffs{}
+	if _, err := diff.CompareDocuments(checked, diff.Options{DocumentDiffs: diffs}); err != nil {
 		t.Fatal(err)
 	}
 	var copies []*openapi3.T
@@ -196,7 +201,11 @@ func TestCompareDocumentsReloaded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := diff.CompareDocuments(pair, diff.Options{})
+		opts := diff.Options{}
+		if known != nil {
+			opts.DocumentDiffs = diffs
+		}
+		res, err := diff.CompareDocuments(pair, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +213,7 @@ func TestCompareDocumentsReloaded(t *testing.T) {
 		for _, p := range res.Pairs {
 			fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
 			for _, c := range p.Changes {
-				fmt.Fprintf(&out, " %s %+v", c.ID, c.Location)
+				fmt.Fprintf(&out, " %s %s %+v", c.ID, c.Version, c.Location)
 			}
 			out.WriteString("\n")
 		}

@@ -465,11 +465,35 @@ func (p *DocumentPair) readAhead(known, placed map[*specs.VersionDocument]bool) 
 			}
 		}
 	}
-	// Each document shares most of its text with the one read before it
-	// (the base's of its version, or the next version's): its parse copies
-	// what they share, from that one's tree while it is still held.
-	for i := 1; i < len(order); i++ {
-		order[i].Source.ShareParse(order[i-1].Source)
+	// A document shares most of its text with the next version's of its
+	// side (an earlier version's document holds mostly what the next one
+	// does), else with the base's of its version: its parse copies what
+	// they share, from that one's tree (read before it, and while it is
+	// still held).
+	inBase := map[*specs.VersionDocument]bool{}
+	for _, d := range p.Base.Documents {
+		inBase[d] = true
+	}
+	sameVersion := map[*specs.VersionDocument]*specs.VersionDocument{}
+	for _, c := range p.Comparisons {
+		if c.Base != nil && c.Revision != nil && !c.New {
+			sameVersion[c.Revision] = c.Base
+		}
+	}
+	var last [2]*specs.VersionDocument // the base's and the revision's read last
+	for _, d := range order {
+		side := 1
+		if inBase[d] {
+			side = 0
+		}
+		partner := last[side]
+		if b := sameVersion[d]; partner == nil && b != nil && r.reads[b] != nil && r.reads[b].at >= 0 && r.reads[b].at < r.reads[d].at {
+			partner = b
+		}
+		if partner != nil {
+			d.Source.ShareParse(partner.Source)
+		}
+		last[side] = d
 	}
 	r.wg.Go(func() {
 		for i, d := range order {

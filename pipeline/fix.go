@@ -128,7 +128,9 @@ func (c *Comparison) CheckFixed(fixed *specs.DocumentSet) (*policy.Report, error
 		return nil, fmt.Errorf("the fixed documents do not load: %w", err)
 	}
 	defer pair.Release()
-	result, err := diff.CompareDocuments(pair, diff.Options{Levels: c.Config.ChangeLevels(), Date: c.Date})
+	// The new version's comparison compares the copies the check loaded
+	// from the same texts: its diff is the check's.
+	result, err := diff.CompareDocuments(pair, diff.Options{Levels: c.Config.ChangeLevels(), Date: c.Date, DocumentDiffs: c.documentDiffs})
 	if err != nil {
 		return nil, err
 	}

@@ -98,6 +98,9 @@ type Comparison struct {
 	// sources are the two files, when the comparison may load them again
 	// (Options.Reuse); nil for document sets.
 	sources *pairSources
+	// documentDiffs are a document sets' comparison's diffs, which the
+	// check of fixed documents reads where it compares the same copies.
+	documentDiffs *diff.DocumentDiffs
 }
 
 // Check compares two snapshots and judges the revision's change.
@@ -167,12 +170,13 @@ func compareDocuments(basePath, revisionPath string, opts Options) (*Comparison,
 	}
 	base, revision := pair.Base.Snapshot(), pair.Revision.Snapshot()
 	date := policyDate(opts.Date, revision.Date)
-	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cfg.ChangeLevels(), Date: date})
+	diffs := &diff.DocumentDiffs{}
+	result, err := diff.CompareDocuments(pair, diff.Options{Levels: cfg.ChangeLevels(), Date: date, DocumentDiffs: diffs})
 	if err != nil {
 		return nil, err
 	}
 	return &Comparison{Base: base, Revision: revision, Config: cfg, Date: date, Result: result, Documents: pair, Detection: detect(cfg, result),
-		basePath: basePath, revisionPath: revisionPath, opts: opts}, nil
+		basePath: basePath, revisionPath: revisionPath, opts: opts, documentDiffs: diffs}, nil
 }
 
 // policyDate is the policy's today: the date given, else the revision's,
