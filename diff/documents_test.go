@@ -151,18 +151,7 @@ func TestCompareDocumentsKnown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out strings.Builder
-		for _, p := range res.Pairs {
-			fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
-			for _, c := range p.Changes {
-				fmt.Fprintf(&out, " %s %+v", c.ID, c.Location)
-			}
-			out.WriteString("\n")
-		}
-		for _, c := range res.Document {
-			fmt.Fprintf(&out, "document: %s\n", c.ID)
-		}
-		return pair, out.String()
+		return pair, describe(res)
 	}
 	first, want := compare(nil)
 	if _, got := compare(first); got != want {
@@ -209,15 +198,7 @@ func TestCompareDocumentsReloaded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out strings.Builder
-		for _, p := range res.Pairs {
-			fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
-			for _, c := range p.Changes {
-				fmt.Fprintf(&out, " %s %s %+v", c.ID, c.Version, c.Location)
-			}
-			out.WriteString("\n")
-		}
-		return pair, out.String()
+		return pair, describe(res)
 	}
 	_, want := compare(nil)
 	pair, got := compare(checked)
@@ -236,4 +217,21 @@ func TestCompareDocumentsReloaded(t *testing.T) {
 	if !reused {
 		t.Error("the fixed documents' comparison loaded its copies again")
 	}
+}
+
+// describe is a result's pairs and changes, one pair a line, with where
+// each change is.
+func describe(res *diff.Result) string {
+	var out strings.Builder
+	for _, p := range res.Pairs {
+		fmt.Fprintf(&out, "%s@%s %s from %q:", p.Operation, p.Version, p.Kind, p.Predecessor)
+		for _, c := range p.Changes {
+			fmt.Fprintf(&out, " %s %s %+v", c.ID, c.Version, c.Location)
+		}
+		out.WriteString("\n")
+	}
+	for _, c := range res.Document {
+		fmt.Fprintf(&out, "document: %s %+v\n", c.ID, c.Location)
+	}
+	return out.String()
 }

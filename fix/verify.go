@@ -255,15 +255,16 @@ func mapStrings(v any, to map[string]string) any {
 // operation, or of one missing from a file: so the operation may move when
 // one of those versions does not pass, when it has no version written
 // there, when it is missing, or when kin-openapi reads it from elsewhere
-// than these trees show (a $ref beside the content written) or reads more
-// of it (callbacks, which pair as operations of their own).
+// than these trees show (a $ref beside the content written) or may read
+// more of it (callbacks, which pair as operations of their own, or what a
+// merge key brings).
 func mayMove(revDoc, fixedDoc *doc, product, operation string, passes func(version string) bool) bool {
 	method, path, _ := strings.Cut(operation, " ")
 	written := map[string]bool{}
 	for _, d := range []*doc{revDoc, fixedDoc} {
 		item := d.at([]string{"paths", path})
 		_, op := lookup(item, method, true)
-		if op == nil || op.Kind != yaml.MappingNode || hasKey(item, "$ref") || hasKey(op, "callbacks") {
+		if op == nil || op.Kind != yaml.MappingNode || hasKey(item, "$ref") || hasKey(item, "<<") || hasKey(op, "<<") || hasKey(op, "callbacks") {
 			return true
 		}
 		_, body := lookup(op, "requestBody", false)

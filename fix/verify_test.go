@@ -196,6 +196,7 @@ func TestMayMove(t *testing.T) {
 		{"versions only behind a $ref", op("      responses:\n        '200': {$ref: '#/components/responses/R'}\n"), op(versioned), true, true},
 		{"content beside a $ref", op("      responses:\n        '200':\n          $ref: '#/components/responses/R'\n          content:\n            " + v1 + ": {}\n"), op(versioned), true, true},
 		{"callbacks", op(versioned + "      callbacks: {}\n"), op(versioned), true, true},
+		{"a merge key", op(versioned + "      <<: {callbacks: {}}\n"), op(versioned), true, true},
 		{"a path item $ref", "openapi: 3.0.3\npaths:\n  /a:\n    $ref: 'other.yaml#/a'\n    get:\n" + versioned, op(versioned), true, true},
 	} {
 		rev, err := parseDoc("rev.yaml", []byte(c.rev))
