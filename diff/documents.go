@@ -3,7 +3,6 @@ package diff
 import (
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/apiver/apiver/load"
 	"github.com/apiver/apiver/specs"
@@ -252,9 +251,8 @@ func CompareDocumentVersions(from, to *specs.VersionDocument, opts Options) (*Re
 // document holds the text of the revision's newest and whose restored
 // ones the base's): the diff of two copies is a function of them and the
 // options alone, but for the files its locations name, which move to the
-// later pair's.
+// later pair's. One CompareDocuments at a time reads and records them.
 type DocumentDiffs struct {
-	mu    sync.Mutex
 	diffs map[[2]*openapi3.T]documentDiff
 }
 
@@ -264,15 +262,18 @@ type documentDiff struct {
 	res            *Result
 }
 
+// kept reports whether the diff of two copies is one DocumentDiffs keeps:
+// of copies without a plan, whose two files can be told apart.
+func (d *DocumentDiffs) kept(base, revision *specs.Snapshot, opts Options) bool {
+	return d != nil && opts.Plan == nil && (base.Path != revision.Path || base.Ref != revision.Ref)
+}
+
 // remember records the diff of two copies (a copy of it: the pairs of a
-// comparison's result are relabelled in place); none whose two files
-// cannot be told apart.
+// comparison's result are relabelled in place).
 func (d *DocumentDiffs) remember(base, revision *specs.Snapshot, opts Options, res *Result) {
-	if d == nil || opts.Plan != nil || base.Path == revision.Path && base.Ref == revision.Ref {
+	if !d.kept(base, revision, opts) {
 		return
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	if d.diffs == nil {
 		d.diffs = map[[2]*openapi3.T]documentDiff{}
 	}
@@ -282,12 +283,10 @@ func (d *DocumentDiffs) remember(base, revision *specs.Snapshot, opts Options, r
 // of is the diff of two copies that one remembered holds, its locations
 // moved to their files; nil when none is.
 func (d *DocumentDiffs) of(base, revision *specs.Snapshot, opts Options) *Result {
-	if d == nil || opts.Plan != nil || base.Path == revision.Path && base.Ref == revision.Ref {
+	if !d.kept(base, revision, opts) {
 		return nil
 	}
-	d.mu.Lock()
 	known, ok := d.diffs[[2]*openapi3.T{base.Doc, revision.Doc}]
-	d.mu.Unlock()
 	if !ok || !sameOptions(known.opts, opts) {
 		return nil
 	}
@@ -327,5 +326,5 @@ func (r *Result) clone(move func(*Location)) *Result {
 
 func sameOptions(a, b Options) bool {
 	return a.Product == b.Product && maps.Equal(a.Levels, b.Levels) && a.Date == b.Date && a.Literal == b.Literal &&
-		a.LatestVersion == b.LatestVersion && a.Plan == b.Plan
+		a.LatestVersion == b.LatestVersion
 }

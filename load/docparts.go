@@ -306,7 +306,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				for _, name := range append(bd.OperationNames(), rd.OperationNames()...) {
 					skip[name] = !own[name]
 				}
-				red = prune.DecideExcept(bd, rd, skip, c.DiffDocument)
+				red = prune.DecideExcept(bd, rd, skip, document)
 			}
 			cut, err := red.Texts([]*prune.Doc{bd, rd}, opts.Validator)
 			if err != nil {

@@ -102,9 +102,9 @@ func Reloaded(known *Snapshot, text []byte, src *Source) *Snapshot {
 	if known == nil || len(known.files) != 1 || !bytes.Equal(known.loaded, text) {
 		return nil
 	}
-	c := *known.Renamed(src.path, src.ref)
+	c := known.Renamed(src.path, src.ref)
 	c.Date, c.Data = src.date, src.data
-	return &c
+	return c
 }
 
 // LoadOptions control how a snapshot is read.

@@ -84,7 +84,7 @@ type Reduction struct {
 }
 
 // Decide is the reduction of a comparison of b with r.
-func Decide(b, r *Doc) *Reduction { return DecideExcept(b, r, nil, true) }
+func Decide(b, r *Doc) *Reduction { return DecideExcept(b, r, nil, EveryComponent) }
 
 // DocumentScope tells which components ("kind/name", as Changes names
 // them) a comparison diffs outside its operations: the changes that lie
@@ -97,15 +97,11 @@ type DocumentScope func(component string) bool
 func EveryComponent(string) bool { return true }
 
 // DecideExcept is the reduction of a comparison of b with r that diffs
-// neither the operations of skip nor, unless document, what lies outside
-// the operations (another comparison diffs the same of them): those are
-// reduced as if unchanged.
-func DecideExcept(b, r *Doc, skip map[string]bool, document bool) *Reduction {
-	var scope DocumentScope
-	if document {
-		scope = EveryComponent
-	}
-	return decide(b, r, skip, scope, false)
+// neither the operations of skip nor, outside the operations, the
+// components document leaves out (another comparison diffs the same of
+// them): those are reduced as if unchanged.
+func DecideExcept(b, r *Doc, skip map[string]bool, document DocumentScope) *Reduction {
+	return decide(b, r, skip, document, false)
 }
 
 // DecideOnly is the reduction of a comparison of b with r that diffs, of
