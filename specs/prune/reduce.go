@@ -599,13 +599,14 @@ func (red *Reduction) Reduce(docs []*Doc, v *Validator, files []string) ([]Reduc
 	}
 	reduced := make([]Reduced, len(docs))
 	errs := make([]error, len(docs))
+	reads := newReadings()
 	var wg sync.WaitGroup
 	for i, d := range docs {
 		wg.Go(func() { reduced[i].Text = d.text(plans[i]) })
 		if files == nil {
 			continue
 		}
-		wg.Go(func() { reduced[i].Skeletons, errs[i] = d.skeletons(red, built, files[i]) })
+		wg.Go(func() { reduced[i].Skeletons, errs[i] = d.skeletons(red, built, files[i], reads) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -615,7 +616,7 @@ func (red *Reduction) Reduce(docs []*Doc, v *Validator, files []string) ([]Reduc
 }
 
 // skeletons builds the skeletons of d's operations of built.
-func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string) ([]Skeleton, error) {
+func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string, reads *readings) ([]Skeleton, error) {
 	emptied := d.emptiedSet()
 	var out []Skeleton
 	for _, name := range sortedKeys(built) {
@@ -623,7 +624,7 @@ func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string) ([]S
 		if !built[name] || u == nil {
 			continue
 		}
-		op, err := d.skeleton(u, red.skipped[name], emptied, file)
+		op, err := d.skeleton(u, red.skipped[name], emptied, file, reads)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package prune
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -93,14 +92,14 @@ func refLeft(n *yaml.Node, removed, blank map[*yaml.Node]bool) bool {
 // unmarshalled into kin-openapi's types, with the origins of the nodes
 // the version model and the rules read (where the operation, its fields,
 // request body, responses and media types are), in file.
-func (d *Doc) skeleton(u *unit, skipped map[string]bool, emptied map[*yaml.Node]bool, file string) (*openapi3.Operation, error) {
+func (d *Doc) skeleton(u *unit, skipped map[string]bool, emptied map[*yaml.Node]bool, file string, reads *readings) (*openapi3.Operation, error) {
 	removed, blank := d.skeletonCuts(u, skipped)
 	c := &loaderJSON{remove: removed, emptied: emptied, blank: blank}
 	if !c.value(u.value) {
 		return nil, fmt.Errorf("the skeleton of %s at line %d is not read as JSON", u.key.Value, u.key.Line)
 	}
-	op := new(openapi3.Operation)
-	if err := json.Unmarshal(c.buf, op); err != nil {
+	op, err := reads.operation(c.buf)
+	if err != nil {
 		return nil, err
 	}
 	o := origins{file: file, removed: removed}
