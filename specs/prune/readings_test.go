@@ -18,7 +18,7 @@ var skeletonTexts = []struct {
 	{`{"requestBody":{"content":{"application/vnd.atlas.2023-01-01+json":{"schema":{}}},"description":"","required":true},"responses":{"200":{"content":{"application/vnd.atlas.2023-01-01+json":{"schema":{},"x-xgen-version":"2023-01-01"}},"description":""},"default":{"description":""}}}`, true},
 	{`{"deprecated":true,"x-sunset":"2025-01-01","x-a":{"b":[1,"c",null,{"d":false}]},"responses":{"204":{"description":""}}}`, true},
 	{`{"responses":{"200":{"description":"","headers":{"X-Rate":{"schema":{},"example":""}},"links":{"next":{"operationId":"a"}},"content":{"text/csv":{"encoding":{"a":{"contentType":"text/plain"}},"examples":{"e":{"value":""}}}}}}}`, true},
-	{`{"responses":{}}`, false}, // an empty map of responses, which a copy would leave nil
+	{`{"responses":{}}`, false},   // an empty map of responses, which a copy would leave nil
 	{`{"responses":null}`, false}, // read as a null, which the copy cannot set
 	{`{}`, true},
 }
