@@ -66,3 +66,33 @@ func TestCopyableRefusesWhatItCannotCopy(t *testing.T) {
 		t.Error("a function is copyable")
 	}
 }
+
+// FuzzReadingsCopy: whatever kin-openapi reads as an operation, a
+// skeleton's copy of that reading equals a reading of its own, and shares
+// nothing with it.
+func FuzzReadingsCopy(f *testing.F) {
+	for _, c := range skeletonTexts {
+		f.Add(c.text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		want := new(openapi3.Operation)
+		if json.Unmarshal([]byte(text), want) != nil {
+			return
+		}
+		reads := newReadings()
+		first, err := reads.operation([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := reads.operation([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(first, want) || !reflect.DeepEqual(second, want) {
+			t.Fatalf("%s: read %#v and %#v, want %#v", text, first, second, want)
+		}
+		if reads.read[text].copyable && !copyable(reflect.ValueOf([]*openapi3.Operation{first, second, reads.read[text].op}), map[uintptr]bool{}) {
+			t.Fatalf("%s: the copies share a pointer, map or slice", text)
+		}
+	})
+}
