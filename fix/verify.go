@@ -83,13 +83,16 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 		}
 		return asRevision[at]
 	}
+	// passes: a change of the operation-version is one the fix means, or
+	// one the revision already reads.
+	passes := func(operation, version string) bool {
+		return intended[[2]string{operation, version}] || asInRevision(operation, version)
+	}
 	var fixedRev, fixed *specs.Snapshot
 	var err error
 	if opts.LoadAgainstRevision != nil {
 		fixedRev, fixed, err = opts.LoadAgainstRevision(res.Data, func(operation string) bool {
-			return !trees() || mayMove(revDoc, fixedDoc, opts.Product, operation, func(version string) bool {
-				return intended[[2]string{operation, version}] || asInRevision(operation, version)
-			})
+			return !trees() || mayMove(revDoc, fixedDoc, opts.Product, operation, func(version string) bool { return passes(operation, version) })
 		})
 	} else {
 		var doc *openapi3.T
@@ -110,7 +113,7 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	}
 	for _, p := range moves.Pairs {
 		for _, c := range p.Changes {
-			if at := [2]string{c.Operation, c.Version}; !intended[at] && !asInRevision(c.Operation, c.Version) {
+			if !passes(c.Operation, c.Version) {
 				version := c.Version
 				if version == "" {
 					version = "(unversioned)"

@@ -16,40 +16,42 @@ import (
 // holds what a copy cannot reproduce with certainty is read afresh for
 // each skeleton instead (copyable).
 type readings struct {
-	mu   sync.Mutex
-	read map[string]*reading
+	mu sync.Mutex
+	// read is each text's reading; nil where it is not copyable.
+	read map[string]*openapi3.Operation
 }
 
-type reading struct {
-	op       *openapi3.Operation
-	copyable bool
-}
-
-func newReadings() *readings { return &readings{read: map[string]*reading{}} }
+func newReadings() *readings { return &readings{read: map[string]*openapi3.Operation{}} }
 
 // operation is kin-openapi's reading of text as an Operation, shared with
 // no other caller.
 func (r *readings) operation(text []byte) (*openapi3.Operation, error) {
 	r.mu.Lock()
-	known := r.read[string(text)]
+	known, seen := r.read[string(text)]
 	r.mu.Unlock()
 	if known == nil {
 		op := new(openapi3.Operation)
 		if err := json.Unmarshal(text, op); err != nil {
 			return nil, err
 		}
-		known = &reading{op: op, copyable: copyable(reflect.ValueOf(op), map[uintptr]bool{})}
-		r.mu.Lock()
-		r.read[string(text)] = known
-		r.mu.Unlock()
-	}
-	if !known.copyable {
-		op := new(openapi3.Operation)
-		return op, json.Unmarshal(text, op)
+		if seen || !copyable(reflect.ValueOf(op), map[uintptr]bool{}) {
+			if !seen {
+				r.remember(text, nil) // the others read their own
+			}
+			return op, nil
+		}
+		r.remember(text, op)
+		known = op
 	}
 	out := reflect.New(reflect.TypeFor[openapi3.Operation]())
-	deepCopy(out.Elem(), reflect.ValueOf(known.op).Elem())
+	deepCopy(out.Elem(), reflect.ValueOf(known).Elem())
 	return out.Interface().(*openapi3.Operation), nil
+}
+
+func (r *readings) remember(text []byte, known *openapi3.Operation) {
+	r.mu.Lock()
+	r.read[string(text)] = known
+	r.mu.Unlock()
 }
 
 // mapLike are kin-openapi's types that keep their entries in an
