@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/load"
@@ -449,7 +450,7 @@ func CompareLocations(a, b *Location) int {
 // checkLevels turns level names into oasdiff levels, refusing unknown check
 // ids (oasdiff would exit the process on one).
 func checkLevels(names map[string]string) (map[string]checker.Level, error) {
-	known := checker.GetCheckLevels()
+	known := oasdiffLevels()
 	levels := map[string]checker.Level{}
 	for id, name := range names {
 		if _, ok := known[id]; !ok {
@@ -473,6 +474,15 @@ func checkLevels(names map[string]string) (map[string]checker.Level, error) {
 
 // IsCheckID reports whether id is one of oasdiff's check ids.
 func IsCheckID(id string) bool {
-	_, ok := checker.GetCheckLevels()[id]
+	_, ok := oasdiffLevels()[id]
 	return ok
 }
+
+// OasdiffLevel is oasdiff's own level of a check id (checker.NONE when it
+// knows no such id).
+func OasdiffLevel(id string) checker.Level { return oasdiffLevels()[id] }
+
+// oasdiffLevels is oasdiff's level of every check id, built once: oasdiff
+// builds its whole rule table (about 300 KB) on every call, and the policy
+// asks dozens of times as it starts. Only read, never changed.
+var oasdiffLevels = sync.OnceValue(checker.GetCheckLevels)

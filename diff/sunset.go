@@ -84,7 +84,7 @@ func (j judge) level(id string) checker.Level {
 	if l, ok := j.levels[id]; ok {
 		return l
 	}
-	return checker.GetCheckLevels()[id]
+	return OasdiffLevel(id)
 }
 
 // lifecycleChanges are the operation-level deprecation and sunset changes of

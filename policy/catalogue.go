@@ -65,7 +65,7 @@ func BuildCatalogue(cfg Config) Catalogue {
 		})
 	}
 	for _, c := range diff.OwnChanges {
-		oasdiffLevel := string(diff.LevelOf(oaschecker.GetCheckLevels()[c.RatedAs]))
+		oasdiffLevel := string(diff.LevelOf(diff.OasdiffLevel(c.RatedAs)))
 		severity := oasdiffLevel
 		if s, ok := overrides[c.RatedAs]; ok {
 			severity = s
