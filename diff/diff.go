@@ -196,7 +196,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if !opts.Literal {
 		normalize(report)
 	}
-	config := checker.NewConfig(checker.GetAllChecks(), checker.WithSeverityLevels(levelsForOasdiff(levels)))
+	config := checker.NewConfig(oasdiffChecks(), checker.WithSeverityLevels(levelsForOasdiff(levels)))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
@@ -486,3 +486,6 @@ func OasdiffLevel(id string) checker.Level { return oasdiffLevels()[id] }
 // builds its whole rule table (about 300 KB) on every call, and the policy
 // asks dozens of times as it starts. Only read, never changed.
 var oasdiffLevels = sync.OnceValue(checker.GetCheckLevels)
+
+// oasdiffChecks is oasdiff's checks, built once for the same reason.
+var oasdiffChecks = sync.OnceValue(checker.GetAllChecks)
