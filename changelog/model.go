@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -166,10 +165,7 @@ const maxFileSize = 256 << 20
 func Read(path string) (*History, error) {
 	data, err := sizelimit.ReadFile(path, maxFileSize)
 	if err != nil {
-		if _, named := errors.AsType[*fs.PathError](err); named {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %s", path, sizelimit.Problem(err))
 	}
 	h, err := Parse(data)
 	var syntax *syntaxError

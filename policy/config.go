@@ -262,10 +262,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v for a config file", path, tooBig)
 	}
 	if err != nil {
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner // the reason without the path, named once below
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %s", path, sizelimit.Problem(err))
 	}
 	return data, nil
 }

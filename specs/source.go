@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -293,21 +292,10 @@ func realPath(path string) string {
 }
 
 func readProblem(err error) string {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, os.ErrPermission):
-		return "permission denied"
-	}
-	var pathErr *os.PathError
-	if errors.As(err, &pathErr) {
-		return pathErr.Err.Error()
-	}
-	var tooBig *sizelimit.Error
-	if errors.As(err, &tooBig) {
+	if _, tooBig := errors.AsType[*sizelimit.Error](err); tooBig {
 		return err.Error() + " (maxSpecSizeMiB in the config raises it)"
 	}
-	return err.Error()
+	return sizelimit.Problem(err)
 }
 
 var (

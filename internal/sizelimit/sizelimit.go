@@ -6,6 +6,7 @@
 package sizelimit
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -117,6 +118,22 @@ func open(path string) (*os.File, error) {
 		return nil, &NotRegularError{Mode: info.Mode()}
 	}
 	return f, nil
+}
+
+// Problem is what went wrong in reading a file, in words that do not name
+// it (the caller does): "no such file", "permission denied", the refusal
+// of a file too large or not regular.
+func Problem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
+		return pathErr.Err.Error()
+	}
+	return err.Error()
 }
 
 // Read reads r to its end if that is at most limit bytes (limit <= 0 means
