@@ -7,6 +7,7 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -108,7 +109,7 @@ func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) 
 // data is checked (unless checked says it was), with at most maxNodes nodes
 // (0: DefaultMaxNodes), and named in errors.
 func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64, skeletons []prune.Skeleton) (*openapi3.T, error) {
-	if strings.TrimSpace(string(data)) == "" {
+	if len(bytes.TrimSpace(data)) == 0 { // not a string: that would copy the whole document
 		return nil, &specs.Error{File: path, Msg: "the file is empty"}
 	}
 	if !checked {

@@ -18,8 +18,11 @@ func Check(root *yaml.Node) (line int, msg string) {
 		return 0, ""
 	}
 	seen := map[hashKey]bool{}
-	var walk func(n *yaml.Node, s *shape, at *place) bool
-	walk = func(n *yaml.Node, s *shape, at *place) bool {
+	// at is where the walk is, one place a level: a stack, not a chain
+	// made for every value, as it is named only when Check reports.
+	var at places
+	var walk func(n *yaml.Node, s *shape) bool
+	walk = func(n *yaml.Node, s *shape) bool {
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}
@@ -55,44 +58,51 @@ func Check(root *yaml.Node) (line int, msg string) {
 				if k.Value == "<<" && k.Tag == "!!merge" {
 					cs = s
 				}
-				if walk(v, cs, &place{up: at, in: s, key: k.Value}) {
+				at = append(at, place{in: s, key: k.Value})
+				if walk(v, cs) {
 					return true
 				}
+				at = at[:len(at)-1]
 			}
 		case yaml.SequenceNode:
 			if !s.list {
 				return false
 			}
 			for i, c := range n.Content {
-				if walk(c, s.elem, &place{up: at, item: i + 1}) {
+				at = append(at, place{item: i + 1})
+				if walk(c, s.elem) {
 					return true
 				}
+				at = at[:len(at)-1]
 			}
 		}
 		return false
 	}
-	walk(root, documentShape, nil)
+	walk(root, documentShape)
 	return line, msg
 }
 
-// place is where a value sits, named only when Check reports it: the key
-// of a mapping of shape in, or the item of a list (1-based), under up (nil:
-// the document).
+// place is one level of where a value sits: the key of a mapping of shape
+// in, or the item of a list (1-based).
 type place struct {
-	up   *place
 	in   *shape
 	key  string
 	item int
 }
 
-func (p *place) String() string {
-	switch {
-	case p == nil:
+// places is where a value sits, from the document down (none: the
+// document itself).
+type places []place
+
+func (ps places) String() string {
+	if len(ps) == 0 {
 		return "the document"
-	case p.item > 0:
-		return fmt.Sprintf("%s item %d", p.up, p.item)
 	}
-	return describe(p.in, p.up.String(), p.key)
+	p, up := ps[len(ps)-1], ps[:len(ps)-1]
+	if p.item > 0 {
+		return fmt.Sprintf("%s item %d", up, p.item)
+	}
+	return describe(p.in, up.String(), p.key)
 }
 
 // describe names the value of key in a mapping of shape s at where.

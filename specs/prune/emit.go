@@ -162,9 +162,6 @@ func (d *Doc) text(p plan) []byte {
 	for _, e := range p.skip {
 		w.remove[e.k] = true
 	}
-	// Room for most texts at once, without a large allocation for each of
-	// thousands of small version documents.
-	w.buf.Grow(min(1<<20, 32*d.nodes))
 	w.line = 1
 	w.node(d.root)
 	if !d.json {

@@ -31,8 +31,6 @@ type Doc struct {
 
 	hashes  map[hashKey]hashValue
 	refMemo map[*yaml.Node][]string
-	// nodes is how many nodes the document holds: its text's size, roughly.
-	nodes int
 }
 
 type hashKey struct {
@@ -162,7 +160,6 @@ func (d *Doc) check(root *yaml.Node) string {
 		if why != "" {
 			return
 		}
-		d.nodes++
 		if n.Style&yaml.TaggedStyle != 0 {
 			why = fmt.Sprintf("an explicit YAML tag (line %d)", n.Line)
 			return
