@@ -41,7 +41,7 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: not a mapping at the top", path)
 	}
-	d := &doc{path: path, data: data, root: root, lineStart: []int{0}}
+	d := &doc{path: path, data: data, root: root, lineStart: make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))}
 	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	for i, b := range data {
 		if b == '\n' && i+1 < len(data) {

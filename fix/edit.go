@@ -92,7 +92,11 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splic
 		// that the other follows.
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(b.indent, a.indent), cmp.Compare(a.seq, b.seq))
 	})
-	var out bytes.Buffer
+	size := len(rev.data)
+	for _, s := range splices {
+		size += len(s.Text) - (s.End - s.Start)
+	}
+	out := bytes.NewBuffer(make([]byte, 0, max(size, 0)))
 	var done []Splice
 	at := 0
 	for _, s := range splices {
