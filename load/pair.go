@@ -33,6 +33,11 @@ type PairOptions struct {
 	// Read, when set, is told how many bytes the two texts hold once both
 	// are read, before either is parsed.
 	Read func(bytes int64)
+	// Planned, when set, is told when the fast pass has reduced a pair to
+	// small texts and keeps its parse trees (KeepSmall): the parse's
+	// garbage is dead by then, and most of what is held from then on stays
+	// to the end.
+	Planned func()
 	// Validator remembers the parts cut that were read as the whole load
 	// reads them; a history shares one across its snapshots, a check and
 	// its fix offer share one. Nil: one per load.
@@ -212,6 +217,9 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		concurrently = small || !red.Prunes()
 		keep = keep || opts.KeepSmall && small
 		summary = red.Summary
+		if opts.KeepSmall && small && opts.Planned != nil {
+			opts.Planned()
+		}
 	}
 	if !keep {
 		// The trees of the fast pass are garbage now: collect them before

@@ -41,6 +41,10 @@ type Options struct {
 	// Budget, when set, is told how many bytes of documents are held at
 	// once, for the collector's policy.
 	Budget func(bytes int64)
+	// Settled, when set, is told when what a comparison holds from then
+	// on is mostly long-lived (load.PairOptions.Planned), for the
+	// collector's policy too.
+	Settled func()
 	// Reuse is what the comparison keeps of its files for a fix.
 	Reuse Reuse
 	// Dates, index by index, give the snapshots of a series their release
@@ -241,7 +245,7 @@ func loadOptions(opts Options) (base, revision specs.LoadOptions) {
 
 // pairOptions is how a pair of the comparison loads.
 func pairOptions(opts Options) load.PairOptions {
-	return load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv(), Read: opts.Budget, Note: opts.Note}
+	return load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv(), Read: opts.Budget, Planned: opts.Settled, Note: opts.Note}
 }
 
 // ByDocument tells how the inputs publish their versions: as version

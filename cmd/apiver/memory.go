@@ -37,6 +37,25 @@ func budgetMemory(documentBytes int64) { budget(budgetPerByte * documentBytes) }
 // snapshots of documentBytes at once.
 func budgetHistoryMemory(documentBytes int64) { budget(historyBudgetPerByte * documentBytes) }
 
+// settledGCPercent is the collector's policy once a pull request's check
+// has parsed and reduced both documents (pipeline.Options.Settled): the
+// parse trees, most of what it holds, stay to the end, and at gcPercent
+// the next collection came late, with the garbage of the loads and the
+// diff on top of them. Lowered there, it collects the parse's garbage at
+// once: on a 2.3 MB snapshot a median peak RSS of 99 MB instead of 111 MB
+// (oasdiff's: about 175 MB), at the same speed; a check that fails pays
+// about 10 ms of its fix offer's 0.23 s for it.
+const settledGCPercent = 150
+
+// settleMemory lowers the collector's growth once what is held is mostly
+// long-lived; a later budget (the fix offer's) raises it again.
+func settleMemory() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(settledGCPercent)
+}
+
 func budget(limit int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
