@@ -141,6 +141,9 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 		sources = &pairSources{base: baseSrc, revision: revisionSrc, opts: pairOpts}
 		sources.opts.Note = nil  // the reloads are the fix's, not the check's
 		sources.opts.Keep = true // the fix loads each source twice
+		// The fix's loads run at the budget the fix sets, not at the
+		// policy for what the check holds once its plan is done.
+		sources.opts.Planned = nil
 	}
 	// What the fast pass finds unchanged, with all it reaches, has an empty
 	// diff: the diff leaves it out, as a history's does.

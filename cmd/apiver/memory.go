@@ -42,9 +42,9 @@ func budgetHistoryMemory(documentBytes int64) { budget(historyBudgetPerByte * do
 // parse trees, most of what it holds, stay to the end, and at gcPercent
 // the next collection came late, with the garbage of the loads and the
 // diff on top of them. Lowered there, it collects the parse's garbage at
-// once: on a 2.3 MB snapshot a median peak RSS of 99 MB instead of 111 MB
-// (oasdiff's: about 175 MB), at the same speed; a check that fails pays
-// about 10 ms of its fix offer's 0.23 s for it.
+// once: on a 2.3 MB snapshot a median peak RSS of 98 MB instead of 112 MB
+// (oasdiff's: 170–210 MB), at about the same speed. A fix offer's budget
+// sets its own policy, and its loads leave it alone.
 const settledGCPercent = 150
 
 // settleMemory lowers the collector's growth once what is held is mostly
