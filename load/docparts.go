@@ -135,15 +135,25 @@ func (st *states) addViews(d *specs.VersionDocument, views map[digest]*versions.
 // every operation found one.
 func (st *states) borrow(d *specs.VersionDocument, views map[digest]*versions.Operation) bool {
 	o := st.of(d).outline
-	var ops []*versions.Operation
+	// Named once: a name is made anew at each call, and a sort compares
+	// each many times.
+	type named struct {
+		name string
+		op   *versions.Operation
+	}
+	var byName []named
 	for _, name := range o.ops {
 		op := views[o.sigs[name]]
 		if op == nil {
 			return false
 		}
-		ops = append(ops, op)
+		byName = append(byName, named{op.Name(), op})
 	}
-	slices.SortFunc(ops, func(a, b *versions.Operation) int { return versions.CompareOperationNames(a.Name(), b.Name()) })
+	slices.SortFunc(byName, func(a, b named) int { return versions.CompareOperationNames(a.name, b.name) })
+	ops := make([]*versions.Operation, len(byName))
+	for i, n := range byName {
+		ops[i] = n.op
+	}
 	d.SetOperations(ops, o.lines, o.sunset, o.retired)
 	return true
 }
