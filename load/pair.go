@@ -33,11 +33,11 @@ type PairOptions struct {
 	// Read, when set, is told how many bytes the two texts hold once both
 	// are read, before either is parsed.
 	Read func(bytes int64)
-	// Planned, when set, is told when the fast pass has reduced a pair to
+	// Settled, when set, is told when the fast pass has reduced a pair to
 	// small texts and keeps its parse trees (KeepSmall): the parse's
 	// garbage is dead by then, and most of what is held from then on stays
 	// to the end.
-	Planned func()
+	Settled func()
 	// Validator remembers the parts cut that were read as the whole load
 	// reads them; a history shares one across its snapshots, a check and
 	// its fix offer share one. Nil: one per load.
@@ -215,10 +215,11 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		// garbage would add up; small or nearly whole texts load at once.
 		small := 4*(len(baseText)+len(revText)) < len(base.Data())+len(revision.Data())
 		concurrently = small || !red.Prunes()
-		keep = keep || opts.KeepSmall && small
+		keptSmall := opts.KeepSmall && small
+		keep = keep || keptSmall
 		summary = red.Summary
-		if opts.KeepSmall && small && opts.Planned != nil {
-			opts.Planned()
+		if keptSmall && opts.Settled != nil {
+			opts.Settled()
 		}
 	}
 	if !keep {

@@ -42,7 +42,7 @@ type Options struct {
 	// once, for the collector's policy.
 	Budget func(bytes int64)
 	// Settled, when set, is told when what a comparison holds from then
-	// on is mostly long-lived (load.PairOptions.Planned), for the
+	// on is mostly long-lived (load.PairOptions.Settled), for the
 	// collector's policy too.
 	Settled func()
 	// Reuse is what the comparison keeps of its files for a fix.
@@ -143,7 +143,7 @@ func Compare(basePath, revisionPath string, opts Options) (*Comparison, error) {
 		sources.opts.Keep = true // the fix loads each source twice
 		// The fix's loads run at the budget the fix sets, not at the
 		// policy for what the check holds once its plan is done.
-		sources.opts.Planned = nil
+		sources.opts.Settled = nil
 	}
 	// What the fast pass finds unchanged, with all it reaches, has an empty
 	// diff: the diff leaves it out, as a history's does.
@@ -248,7 +248,7 @@ func loadOptions(opts Options) (base, revision specs.LoadOptions) {
 
 // pairOptions is how a pair of the comparison loads.
 func pairOptions(opts Options) load.PairOptions {
-	return load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv(), Read: opts.Budget, Planned: opts.Settled, Note: opts.Note}
+	return load.PairOptions{Full: opts.Full || load.FullPipelineFromEnv(), Read: opts.Budget, Settled: opts.Settled, Note: opts.Note}
 }
 
 // ByDocument tells how the inputs publish their versions: as version

@@ -50,14 +50,19 @@ const settledGCPercent = 150
 // settleMemory lowers the collector's growth once what is held is mostly
 // long-lived; a later budget (the fix offer's) raises it again.
 func settleMemory() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+	if !environmentSetsCollector() {
+		debug.SetGCPercent(settledGCPercent)
 	}
-	debug.SetGCPercent(settledGCPercent)
+}
+
+// environmentSetsCollector reports whether GOGC or GOMEMLIMIT sets the
+// collector's policy, which apiver then leaves alone.
+func environmentSetsCollector() bool {
+	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
 }
 
 func budget(limit int64) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if environmentSetsCollector() {
 		return
 	}
 	debug.SetGCPercent(gcPercent)

@@ -28,7 +28,7 @@ func manyOperations(n, changedFrom int, prop string) string {
 // The collector is told once a pull request's pair is settled: parsed,
 // reduced to small texts and kept for a fix offer; not for a pair whose
 // texts stay large, nor for one whose trees go.
-func TestPlannedOnlyForSmallKeptPairs(t *testing.T) {
+func TestSettledOnlyForSmallKeptPairs(t *testing.T) {
 	t.Parallel()
 	const n = 60
 	for _, tc := range []struct {
@@ -46,13 +46,13 @@ func TestPlannedOnlyForSmallKeptPairs(t *testing.T) {
 			dir := t.TempDir()
 			base := spectest.WriteFile(t, dir, "api-2024-01-01.yaml", manyOperations(n, n, "name"))
 			revision := spectest.WriteFile(t, dir, "api-2024-02-01.yaml", manyOperations(n, tc.changedFrom, "name"))
-			planned := 0
-			opts := load.PairOptions{KeepSmall: tc.keepSmall, Planned: func() { planned++ }}
+			settled := 0
+			opts := load.PairOptions{KeepSmall: tc.keepSmall, Settled: func() { settled++ }}
 			if _, _, err := load.LoadDiffPair(base, revision, specs.LoadOptions{}, specs.LoadOptions{}, opts); err != nil {
 				t.Fatal(err)
 			}
-			if planned != tc.want {
-				t.Errorf("Planned called %d times, want %d", planned, tc.want)
+			if settled != tc.want {
+				t.Errorf("Settled called %d times, want %d", settled, tc.want)
 			}
 		})
 	}
