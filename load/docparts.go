@@ -217,7 +217,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	}
 	ops := map[sides]*DocumentComparison{}
 	documents := map[sides]*DocumentComparison{}
-	texts := map[*DocumentComparison][][]byte{}
+	texts := map[*DocumentComparison][]prune.Reduced{}
 	validated := map[*specs.VersionDocument]bool{}
 	for d := range known {
 		validated[d] = true // as it was in the pair that read it
@@ -318,7 +318,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 				}
 				red = prune.DecideExcept(bd, rd, skip, document)
 			}
-			cut, err := red.Texts([]*prune.Doc{bd, rd}, opts.Validator)
+			cut, err := red.Reduce([]*prune.Doc{bd, rd}, opts.Validator, nil)
 			if err != nil {
 				return false, true, nil
 			}
@@ -366,11 +366,11 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 		c := diffed[i]
 		d := []*specs.VersionDocument{c.Base, c.Revision}[j]
 		for _, snap := range loadedBefore {
-			if loaded[i][j] = specs.Reloaded(snap, texts[c][j], d.Source); loaded[i][j] != nil {
+			if loaded[i][j] = specs.Reloaded(snap, texts[c][j].Text, d.Source); loaded[i][j] != nil {
 				return
 			}
 		}
-		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j], nil); errs[i][j] == nil {
+		if loaded[i][j], errs[i][j] = loadReduced(d.Source, texts[c][j]); errs[i][j] == nil {
 			loaded[i][j].Reduced = true
 		}
 	})

@@ -46,28 +46,30 @@ func Load(path string, opts specs.LoadOptions) (*specs.Snapshot, error) {
 // loadSource parses the whole document. After Index, it reuses its
 // structure check instead of parsing the YAML once more.
 func loadSource(s *specs.Source) (*specs.Snapshot, error) {
-	return parseSource(s, s.Data(), s.RefReader(), s.Checked(), nil)
+	return parseSource(s, prune.Reduced{}, s.RefReader(), s.Checked())
 }
 
 // loadReduced parses a reduced copy of the source s, every node on its line,
-// and puts back the skeletons it left out (prune.Reduction.Reduce).
+// sets its origins and puts back the skeletons it left out
+// (prune.Reduction.Reduce).
 // Only documents that name no other file are reduced, so a $ref that
 // kin-openapi would read from a file is one the reduction lost: an error,
 // which makes the caller load the whole text instead.
-func loadReduced(s *specs.Source, text []byte, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
+func loadReduced(s *specs.Source, reduced prune.Reduced) (*specs.Snapshot, error) {
 	lost := func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
 		return nil, fmt.Errorf("a $ref into %s lost its target", location)
 	}
-	return parseSource(s, text, lost, true, skeletons)
+	return parseSource(s, reduced, lost, true)
 }
 
 // originFile is the name kin-openapi gives the file at path in origins.
 func originFile(path string) string { return (&url.URL{Path: path}).String() }
 
-// parseSource parses text in place of the source's own, reading $ref'd files
-// with read, and puts back skeletons; errors are those of the source's own
-// text. checked says the source's structure was checked already.
-func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, checked bool, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
+// parseSource parses the reduced text in place of the source's own (its
+// own when that is nil), reading $ref'd files with read; errors are those
+// of the source's own text. checked says the source's structure was
+// checked already.
+func parseSource(s *specs.Source, reduced prune.Reduced, read openapi3.ReadFromURIFunc, checked bool) (*specs.Snapshot, error) {
 	files := map[string]string{originFile(s.Path()): s.Path()}
 	var mu sync.Mutex
 	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
@@ -79,7 +81,7 @@ func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, ch
 		}
 		return data, err
 	}
-	doc, err := parse(s.Path(), s.Data(), text, recorded, checked, s.MaxNodes(), skeletons)
+	doc, err := parse(s.Path(), s.Data(), reduced, recorded, checked, s.MaxNodes())
 	if err != nil {
 		// Name the input as given: PATH alone would read as the work tree file.
 		if e, ok := errors.AsType[*specs.Error](err); ok && s.Ref() != "" {
@@ -95,20 +97,25 @@ func parseSource(s *specs.Source, text []byte, read openapi3.ReadFromURIFunc, ch
 		}
 		return nil, &specs.Error{File: file, Msg: why}
 	}
+	text := reduced.Text
+	if text == nil {
+		text = s.Data()
+	}
 	return s.Snapshot(doc, text, files), nil
 }
 
 // Parse turns the bytes of an OpenAPI 3.x document into a resolved document.
 // path names the document in errors and resolves its relative $refs.
 func Parse(path string, data []byte, allowRemoteRefs bool) (*openapi3.T, error) {
-	return parse(path, data, data, specs.RefReader(path, allowRemoteRefs), false, 0, nil)
+	return parse(path, data, prune.Reduced{}, specs.RefReader(path, allowRemoteRefs), false, 0)
 }
 
-// parse is Parse with read reading the $ref'd files. kin-openapi reads text,
-// which is data itself or a reduced copy of it, every node on its line;
-// data is checked (unless checked says it was), with at most maxNodes nodes
-// (0: DefaultMaxNodes), and named in errors.
-func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64, skeletons []prune.Skeleton) (*openapi3.T, error) {
+// parse is Parse with read reading the $ref'd files. kin-openapi reads
+// data itself, or the reduced copy of it (every node on its line), whose
+// origins and skeletons are then set; data is checked (unless checked says
+// it was), with at most maxNodes nodes (0: DefaultMaxNodes), and named in
+// errors.
+func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFromURIFunc, checked bool, maxNodes int64) (*openapi3.T, error) {
 	if len(bytes.TrimSpace(data)) == 0 { // not a string: that would copy the whole document
 		return nil, &specs.Error{File: path, Msg: "the file is empty"}
 	}
@@ -123,12 +130,20 @@ func parse(path string, data, text []byte, read openapi3.ReadFromURIFunc, checke
 	loader.IsExternalRefsAllowed = true
 	loader.Context = context.Background()
 	loader.ReadFromURIFunc = read
-	doc, err := loader.LoadFromDataWithPath(text, &url.URL{Path: path})
+	text := reduced.Text
+	if text == nil {
+		text = data
+	}
+	location := &url.URL{Path: path}
+	doc, err := loader.LoadFromDataWithPath(text, location)
 	if err != nil {
 		return nil, specs.DescribeLoadError(path, data, err)
 	}
+	if reduced.Origins != nil {
+		reduced.Origins.Apply(doc, location.String())
+	}
 	// Before the checks of the whole document, which see them too.
-	for _, sk := range skeletons {
+	for _, sk := range reduced.Skeletons {
 		item := doc.Paths.Value(sk.Path)
 		if item == nil {
 			return nil, fmt.Errorf("the reduced text lost the path item of %s %s", sk.Method, sk.Path)

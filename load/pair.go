@@ -178,8 +178,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			return whole() // the whole load reports it
 		}
 	}
-	var baseText, revText []byte
-	var baseSkeletons, revSkeletons []prune.Skeleton
+	var baseText, revText prune.Reduced
 	var summary string
 	concurrently, keep := true, opts.Keep
 	switch {
@@ -209,11 +208,10 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			note("%s, %s: %v: both loaded whole", base.Path(), revision.Path(), err)
 			return whole()
 		}
-		baseText, revText = reduced[0].Text, reduced[1].Text
-		baseSkeletons, revSkeletons = reduced[0].Skeletons, reduced[1].Skeletons
+		baseText, revText = reduced[0], reduced[1]
 		// One after the other only where the texts are large and their
 		// garbage would add up; small or nearly whole texts load at once.
-		small := 4*(len(baseText)+len(revText)) < len(base.Data())+len(revision.Data())
+		small := 4*(len(baseText.Text)+len(revText.Text)) < len(base.Data())+len(revision.Data())
 		concurrently = small || !red.Prunes()
 		keptSmall := opts.KeepSmall && small
 		keep = keep || keptSmall
@@ -231,14 +229,14 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	}
 	if concurrently {
 		// As the full pipeline loads them.
-		err = both(func() (err error) { b, err = loadText(base, baseText, baseSkeletons); return err },
-			func() (err error) { r, err = loadText(revision, revText, revSkeletons); return err })
+		err = both(func() (err error) { b, err = loadText(base, baseText); return err },
+			func() (err error) { r, err = loadText(revision, revText); return err })
 	} else {
 		// One after the other: kin-openapi's load makes several times the
 		// document's size in garbage, and two at once would double the peak.
-		b, err = loadText(base, baseText, baseSkeletons)
+		b, err = loadText(base, baseText)
 		if err == nil {
-			r, err = loadText(revision, revText, revSkeletons)
+			r, err = loadText(revision, revText)
 		}
 	}
 	if err != nil {
@@ -250,7 +248,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		}
 		return b, r, wholeErr
 	}
-	b.Reduced, r.Reduced = baseText != nil, revText != nil
+	b.Reduced, r.Reduced = baseText.Text != nil, revText.Text != nil
 	if summary != "" {
 		note("%s, %s: %s", base.Path(), revision.Path(), summary)
 	}
@@ -339,10 +337,10 @@ func (p *Plan) componentChanged(component string) bool {
 }
 
 // emptied is s's text without the descriptions and examples the diff does
-// not compare; nil when s cannot be reduced.
-func emptied(s *specs.Source) []byte {
+// not compare; none when s cannot be reduced.
+func emptied(s *specs.Source) prune.Reduced {
 	if s.Indexed().Why != "" {
-		return nil
+		return prune.Reduced{}
 	}
 	return s.Indexed().Emptied()
 }
@@ -350,8 +348,8 @@ func emptied(s *specs.Source) []byte {
 // loadReducedOrWhole loads text, a reduced copy of s's own, or s whole
 // when it does not load. The whole text then reports an input error; if
 // it loads, the reduction lost something, which note says.
-func loadReducedOrWhole(s *specs.Source, text []byte, note func(string, ...any)) (*specs.Snapshot, error) {
-	snap, err := loadReduced(s, text, nil)
+func loadReducedOrWhole(s *specs.Source, text prune.Reduced, note func(string, ...any)) (*specs.Snapshot, error) {
+	snap, err := loadReduced(s, text)
 	if err == nil {
 		snap.Reduced = true
 		return snap, nil
@@ -363,13 +361,13 @@ func loadReducedOrWhole(s *specs.Source, text []byte, note func(string, ...any))
 	return whole, wholeErr
 }
 
-// loadText loads text, with the skeletons it leaves out, in place of s's
-// own, or s whole when text is nil.
-func loadText(s *specs.Source, text []byte, skeletons []prune.Skeleton) (*specs.Snapshot, error) {
-	if text == nil {
+// loadText loads a reduced text, with the skeletons it leaves out, in
+// place of s's own, or s whole when there is none.
+func loadText(s *specs.Source, reduced prune.Reduced) (*specs.Snapshot, error) {
+	if reduced.Text == nil {
 		return loadSource(s)
 	}
-	return loadReduced(s, text, skeletons)
+	return loadReduced(s, reduced)
 }
 
 // LoadForComparisons loads s for its comparisons with each of neighbours

@@ -3,7 +3,9 @@ package prune
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,6 +29,15 @@ type writer struct {
 	remove map[*yaml.Node]bool
 	// expand writes aliases as their nodes, for a text of its own.
 	expand bool
+	// origins, set for a YAML tree, has it written as JSON, which the
+	// loader reads without its YAML reading, and records where the nodes
+	// that reading's origins name lie in the text (Origins). failed says
+	// the tree holds what that JSON cannot say as the reading reads it.
+	origins *Origins
+	failed  bool
+	// lineStart is where the current line starts in buf; column is the
+	// column (in characters) reached at counted.
+	lineStart, counted, column int
 }
 
 // at moves to line, so that the next node starts there.
@@ -37,27 +48,43 @@ func (w *writer) at(line int) {
 	for ; w.line < line; w.line++ {
 		w.buf.WriteByte('\n')
 	}
+	w.lineStart = w.buf.Len()
 	// A line that starts at column 0 could read as a document marker.
 	w.buf.WriteByte(' ')
 }
 
 func (w *writer) node(n *yaml.Node) {
+	if w.failed {
+		return
+	}
 	if text, ok := w.replace[n]; ok {
 		w.at(n.Line)
 		w.buf.WriteString(text)
+		if w.origins != nil && text == "{}" {
+			w.origins.at[n] = w.position() // where this mapping ends
+		}
 		return
 	}
 	if n.Kind == yaml.AliasNode {
-		if w.expand {
+		switch {
+		case w.origins != nil:
+			// The reading gives what an alias reaches the origins of its
+			// anchor: JSON has no aliases.
+			w.failed = true
+		case w.expand:
 			w.node(n.Alias)
-			return
+		default:
+			w.at(n.Line)
+			w.buf.WriteString("*" + n.Value)
 		}
-		w.at(n.Line)
-		w.buf.WriteString("*" + n.Value)
 		return
 	}
 	w.at(n.Line)
-	if n.Anchor != "" && !w.expand {
+	if w.origins != nil && n.Style&yaml.TaggedStyle != 0 {
+		w.failed = true
+		return
+	}
+	if n.Anchor != "" && !w.expand && w.origins == nil {
 		w.buf.WriteString("&" + n.Anchor + " ")
 	}
 	switch n.Kind {
@@ -66,27 +93,15 @@ func (w *writer) node(n *yaml.Node) {
 			w.node(c)
 		}
 	case yaml.MappingNode:
-		w.buf.WriteByte('{')
-		first := true
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if w.remove[k] {
-				continue
-			}
-			if !first {
-				w.buf.WriteString(", ")
-			}
-			first = false
-			w.node(k)
-			w.buf.WriteString(": ")
-			w.node(v)
-		}
-		w.buf.WriteByte('}')
+		w.mapping(n)
 	case yaml.SequenceNode:
 		w.buf.WriteByte('[')
 		for i, c := range n.Content {
 			if i > 0 {
 				w.buf.WriteString(", ")
+			}
+			if w.origins != nil && c.Kind == yaml.ScalarNode {
+				w.item(c)
 			}
 			w.node(c)
 		}
@@ -96,8 +111,113 @@ func (w *writer) node(n *yaml.Node) {
 	}
 }
 
+func (w *writer) mapping(n *yaml.Node) {
+	w.buf.WriteByte('{')
+	var keys keySet
+	ref, siblings := false, false
+	first := true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if w.remove[k] {
+			continue
+		}
+		if !first {
+			w.buf.WriteString(", ")
+		}
+		first = false
+		if w.origins == nil {
+			w.node(k)
+		} else {
+			key, ok := loaderKey(k)
+			if !ok || !keys.add(key) {
+				w.failed = true
+				return
+			}
+			switch {
+			case key == "$ref":
+				ref = true
+				if _, cut := w.replace[v]; cut || !componentRef(v) {
+					w.failed = true
+					return
+				}
+			case !strings.HasPrefix(key, "x-"):
+				siblings = true
+			}
+			w.at(k.Line)
+			w.origins.at[k] = w.position()
+			w.jsonString(key)
+		}
+		w.buf.WriteString(": ")
+		w.node(v)
+	}
+	w.buf.WriteByte('}')
+	if w.origins != nil {
+		// The loader resolves a $ref with siblings into a copy of its
+		// target made before origins are set here.
+		w.failed = w.failed || ref && siblings
+		w.origins.at[n] = w.position()
+	}
+}
+
+// item records where a scalar item of a sequence lies: the reading names
+// it by the value it reads there, which must be the value written.
+func (w *writer) item(c *yaml.Node) {
+	w.at(c.Line)
+	w.origins.at[c] = w.position()
+	if _, cut := w.replace[c]; cut || c.Tag == "!!str" || c.Tag == "!!timestamp" {
+		return
+	}
+	if text, ok := appendLoaderScalar(nil, c); !ok || string(text) != c.Value {
+		w.failed = true
+	}
+}
+
+// position is where the next character written lies: its line, and its
+// column in characters, as the YAML parser counts them.
+func (w *writer) position() textPosition {
+	if w.counted < w.lineStart {
+		w.counted, w.column = w.lineStart, 0
+	}
+	w.column += utf8.RuneCount(w.buf.Bytes()[w.counted:])
+	w.counted = w.buf.Len()
+	return textPosition{line: int32(w.line), column: int32(w.column + 1)}
+}
+
+// keySet holds the keys of one mapping as the loader reads them: a key
+// twice is refused by the YAML reading, and kept once by the JSON one.
+type keySet struct {
+	few  []string
+	many map[string]bool
+}
+
+func (s *keySet) add(key string) bool {
+	if s.many != nil {
+		if s.many[key] {
+			return false
+		}
+		s.many[key] = true
+		return true
+	}
+	if slices.Contains(s.few, key) {
+		return false
+	}
+	if s.few = append(s.few, key); len(s.few) > 8 {
+		s.many = make(map[string]bool, 16)
+		for _, k := range s.few {
+			s.many[k] = true
+		}
+	}
+	return true
+}
+
 func (w *writer) scalar(n *yaml.Node) {
 	switch {
+	case w.origins != nil && (n.Tag == "!!str" || n.Tag == "!!timestamp"):
+		w.jsonString(n.Value)
+	case w.origins != nil:
+		text, ok := appendLoaderScalar(w.buf.AvailableBuffer(), n)
+		w.buf.Write(text)
+		w.failed = w.failed || !ok
 	case w.json && n.Tag == "!!str":
 		w.jsonString(n.Value)
 	case w.json:
@@ -147,8 +267,8 @@ func utf16Pair(r rune) (rune, rune) {
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
 
-// text writes n with the cuts of p, and the emptied values.
-func (d *Doc) text(p plan) []byte {
+// writer writes d with the cuts of p, and the emptied values.
+func (d *Doc) writer(p plan) *writer {
 	w := &writer{json: d.json, replace: make(map[*yaml.Node]string, len(d.emptied)+len(p.replace)), remove: map[*yaml.Node]bool{}}
 	for _, n := range d.emptied {
 		w.replace[n] = `""`
@@ -163,6 +283,12 @@ func (d *Doc) text(p plan) []byte {
 		w.remove[e.k] = true
 	}
 	w.line = 1
+	return w
+}
+
+// text writes d with the cuts of p, and the emptied values.
+func (d *Doc) text(p plan) []byte {
+	w := d.writer(p)
 	w.node(d.root)
 	if !d.json {
 		// Not JSON, which the loader would read without origins.
@@ -171,4 +297,22 @@ func (d *Doc) text(p plan) []byte {
 		w.buf.WriteByte('\n')
 	}
 	return w.buf.Bytes()
+}
+
+// loaderText is d's text with the cuts of p, for the loader. A YAML
+// document is written as JSON where it can be, with the origins the
+// loader's YAML reading of that text would give (Origins.Apply): the
+// loader reads JSON in less than half the time, and the same values.
+func (d *Doc) loaderText(p plan) Reduced {
+	if d.json {
+		return Reduced{Text: d.text(p)}
+	}
+	w := d.writer(p)
+	w.origins = &Origins{root: d.root, at: map[*yaml.Node]textPosition{}, replace: w.replace, remove: w.remove}
+	w.node(d.root)
+	if w.failed {
+		return Reduced{Text: d.text(p)}
+	}
+	w.buf.WriteByte('\n')
+	return Reduced{Text: w.buf.Bytes(), Origins: w.origins}
 }

@@ -37,11 +37,12 @@ func TestDecideOnlyLeavesOutOtherOperations(t *testing.T) {
 	revision = strings.Replace(revision, "    put:\n      responses: {\"200\": {description: ok}}\n", "", 1)
 	r := index(t, revision)
 	red := DecideOnly(b, r, map[string]bool{"get /a": true, "put /b": true}, nil)
-	texts, err := red.Texts([]*Doc{b, r}, NewValidator())
+	texts, err := red.Reduce([]*Doc{b, r}, NewValidator(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, text := range texts {
+	for i, reduced := range texts {
+		text := reduced.Text
 		var doc yaml.Node
 		if err := yaml.Unmarshal(text, &doc); err != nil {
 			t.Fatalf("copy %d does not parse: %v\n%s", i, err, text)

@@ -67,7 +67,7 @@ func TestEmptiedOnlyInKeywordPositions(t *testing.T) {
 	t.Parallel()
 	d := index(t, keywordsDoc)
 	var got any
-	if err := yaml.Unmarshal(d.Emptied(), &got); err != nil {
+	if err := yaml.Unmarshal(d.Emptied().Text, &got); err != nil {
 		t.Fatal(err)
 	}
 	var want any
@@ -234,12 +234,12 @@ components:
     P: {name: p, in: query, schema: {type: integer}}
 `
 	b, r := index(t, text), index(t, text)
-	texts, err := Decide(b, r).Texts([]*Doc{b, r}, NewValidator())
+	texts, err := Decide(b, r).Reduce([]*Doc{b, r}, NewValidator(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var reduced yaml.Node
-	if err := yaml.Unmarshal(texts[0], &reduced); err != nil {
+	if err := yaml.Unmarshal(texts[0].Text, &reduced); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

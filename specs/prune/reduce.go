@@ -543,26 +543,12 @@ func b2i(b bool) int {
 // Text is d's text reduced by red, for the loader: the same values but
 // for what red cuts, every node on its line. An error says a part cut
 // would not load: d must be loaded whole, to report it.
-func (red *Reduction) Text(d *Doc, v *Validator) ([]byte, error) {
-	texts, err := red.Texts([]*Doc{d}, v)
+func (red *Reduction) Text(d *Doc, v *Validator) (Reduced, error) {
+	reduced, err := red.Reduce([]*Doc{d}, v, nil)
 	if err != nil {
-		return nil, err
+		return Reduced{}, err
 	}
-	return texts[0], nil
-}
-
-// Texts is Text of each of docs: what they cut is read once, and their
-// texts are written concurrently.
-func (red *Reduction) Texts(docs []*Doc, v *Validator) ([][]byte, error) {
-	reduced, err := red.Reduce(docs, v, nil)
-	if err != nil {
-		return nil, err
-	}
-	texts := make([][]byte, len(docs))
-	for i, r := range reduced {
-		texts[i] = r.Text
-	}
-	return texts, nil
+	return reduced[0], nil
 }
 
 // Reduced is a document's reduced text, and the skeletons it leaves out
@@ -570,9 +556,13 @@ func (red *Reduction) Texts(docs []*Doc, v *Validator) ([][]byte, error) {
 type Reduced struct {
 	Text      []byte
 	Skeletons []Skeleton
+	// Origins, when set, are the origins of Text, written as JSON, for the
+	// caller to set once it is loaded (Origins.Apply).
+	Origins *Origins
 }
 
-// Reduce is Texts, but where files are given (each document's name as the
+// Reduce is Text of each of docs, what they cut read once and their texts
+// written concurrently; but where files are given (each document's name as the
 // loader records it in origins), the skeletons that every one of docs can
 // build from its tree (Doc.builds) are left out of the texts and built:
 // kin-openapi then loads only what may have changed. An operation left
@@ -602,7 +592,7 @@ func (red *Reduction) Reduce(docs []*Doc, v *Validator, files []string) ([]Reduc
 	reads := newReadings()
 	var wg sync.WaitGroup
 	for i, d := range docs {
-		wg.Go(func() { reduced[i].Text = d.text(plans[i]) })
+		wg.Go(func() { text := d.loaderText(plans[i]); reduced[i].Text, reduced[i].Origins = text.Text, text.Origins })
 		if files == nil {
 			continue
 		}
@@ -636,7 +626,7 @@ func (d *Doc) skeletons(red *Reduction, built map[string]bool, file string, read
 
 // Emptied is d's text without the descriptions and examples the diff does
 // not compare, and nothing else cut.
-func (d *Doc) Emptied() []byte { return d.text(plan{}) }
+func (d *Doc) Emptied() Reduced { return d.loaderText(plan{}) }
 
 // Operations is how many operations d has, for notes.
 func (d *Doc) Operations() int { return len(d.ops) }

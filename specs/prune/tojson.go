@@ -140,47 +140,52 @@ func canonicalInt(s string) bool {
 }
 
 func (c *loaderJSON) scalar(n *yaml.Node) bool {
-	switch n.Tag {
-	case "!!str", "!!timestamp":
+	if n.Tag == "!!str" || n.Tag == "!!timestamp" {
 		// With timestamps off, a date is read as the string written.
 		if !c.dry {
 			c.buf = appendJSONString(c.buf, n.Value)
 		}
+		return true
+	}
+	var ok bool
+	c.buf, ok = appendLoaderScalar(c.buf, n)
+	return ok
+}
+
+// appendLoaderScalar appends the JSON of a scalar that is not a string as
+// the loader's reading converts it; false when it cannot say exactly.
+func appendLoaderScalar(buf []byte, n *yaml.Node) ([]byte, bool) {
+	switch n.Tag {
 	case "!!null":
-		c.buf = append(c.buf, "null"...)
+		return append(buf, "null"...), true
 	case "!!bool":
 		switch n.Value {
 		case "true", "True", "TRUE":
-			c.buf = append(c.buf, "true"...)
+			return append(buf, "true"...), true
 		case "false", "False", "FALSE":
-			c.buf = append(c.buf, "false"...)
-		default:
-			return false
+			return append(buf, "false"...), true
 		}
 	case "!!int":
-		if !canonicalInt(n.Value) {
-			return false
+		if canonicalInt(n.Value) {
+			return append(buf, n.Value...), true
 		}
-		c.buf = append(c.buf, n.Value...)
 	case "!!float":
 		// As the reading resolves a plain float: strconv's parse of the
 		// text, written by json.Marshal (which refuses infinities and NaN).
 		if !yamlStyleFloat(n.Value) {
-			return false
+			return buf, false
 		}
 		f, err := strconv.ParseFloat(n.Value, 64)
 		if err != nil {
-			return false
+			return buf, false
 		}
 		out, err := json.Marshal(f)
 		if err != nil {
-			return false
+			return buf, false
 		}
-		c.buf = append(c.buf, out...)
-	default:
-		return false
+		return append(buf, out...), true
 	}
-	return true
+	return buf, false
 }
 
 // yamlStyleFloat reports whether s is a float in the form the YAML
