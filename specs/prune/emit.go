@@ -143,6 +143,10 @@ func (w *writer) mapping(n *yaml.Node) {
 			case !strings.HasPrefix(key, "x-"):
 				siblings = true
 			}
+			if yamlRefusesEscape(key) {
+				w.failed = true
+				return
+			}
 			w.at(k.Line)
 			w.origins.at[k] = w.position()
 			w.jsonString(key)
@@ -213,6 +217,7 @@ func (s *keySet) add(key string) bool {
 func (w *writer) scalar(n *yaml.Node) {
 	switch {
 	case w.origins != nil && (n.Tag == "!!str" || n.Tag == "!!timestamp"):
+		w.failed = w.failed || yamlRefusesEscape(n.Value)
 		w.jsonString(n.Value)
 	case w.origins != nil:
 		text, ok := appendLoaderScalar(w.buf.AvailableBuffer(), n)
@@ -252,6 +257,23 @@ func (w *writer) jsonString(s string) {
 		}
 		quoted = quoted[size:]
 	}
+}
+
+// yamlRefusesEscape reports whether s holds a character that jsonString
+// escapes as a UTF-16 pair, which the YAML parser refuses: the text could
+// not be read as YAML, as the origins and the anchoring of findings read it.
+func yamlRefusesEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xf0 {
+			for _, r := range s[i:] {
+				if r > 0xffff && !unicode.IsPrint(r) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 func hex4(r rune) string {

@@ -201,3 +201,48 @@ func TestWhatJSONCannotSayIsWrittenAsYAML(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOrigins: any text this package writes as JSON loads, with its
+// origins set, into the document the loader's YAML reading of the same
+// JSON makes, and into the values the loader reads of the original.
+func FuzzOrigins(f *testing.F) {
+	f.Add([]byte(originsDoc))
+	for _, text := range writerCases {
+		f.Add([]byte(text))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var root yaml.Node
+		if yaml.Unmarshal(text, &root) != nil || len(root.Content) == 0 || aliased(&root) {
+			return
+		}
+		if _, clash := KeyClash(root.Content[0]); clash != "" {
+			return // refused before any reduction
+		}
+		d := Index(root.Content[0], false)
+		if d.Why != "" {
+			return
+		}
+		reduced := d.Emptied()
+		if reduced.Origins == nil {
+			return
+		}
+		if want, err := loaderValue(d.text(plan{})); err == nil {
+			if got, err := loaderValue(reduced.Text); err != nil || !cmp.Equal(want, got) {
+				t.Fatalf("the JSON reads otherwise than the YAML (%v):\n%s", err, cmp.Diff(want, got))
+			}
+		}
+		got, err := loadJSON(reduced.Text)
+		if err != nil {
+			return
+		}
+		reduced.Origins.Apply(got, originsFile)
+		want, err := loadJSON(append(bytes.Clone(reduced.Text), "# read as YAML\n"...))
+		if err != nil {
+			t.Fatalf("the YAML reading of the JSON fails: %v\n%s", err, reduced.Text)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("origins set differ from the YAML reading's (-reading +set):\n%s\n%s",
+				cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true })), reduced.Text)
+		}
+	})
+}
