@@ -242,6 +242,12 @@ func (w *writer) scalar(n *yaml.Node) {
 // jsonString writes s as a JSON string that a YAML parser reads the same:
 // characters YAML does not allow unescaped are escaped too.
 func (w *writer) jsonString(s string) {
+	if plainASCII(s) {
+		w.buf.WriteByte('"')
+		w.buf.WriteString(s)
+		w.buf.WriteByte('"')
+		return
+	}
 	quoted, _ := json.Marshal(s)
 	for len(quoted) > 0 {
 		r, size := utf8.DecodeRune(quoted)
@@ -257,6 +263,17 @@ func (w *writer) jsonString(s string) {
 		}
 		quoted = quoted[size:]
 	}
+}
+
+// plainASCII reports whether s is written in quotes as it is: printable
+// ASCII that json.Marshal does not escape.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // yamlRefusesEscape reports whether s holds a character that jsonString

@@ -107,13 +107,15 @@ func (a applier) entries(n *yaml.Node, f func(k, v *yaml.Node)) {
 
 // firstKey is the first key of the mapping n that the text holds.
 func (a applier) firstKey(n *yaml.Node) *yaml.Node {
-	var first *yaml.Node
-	a.entries(n, func(k, _ *yaml.Node) {
-		if first == nil {
-			first = k
+	if kind, cut := a.written(n); kind != yaml.MappingNode || cut {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !a.remove[k] {
+			return k
 		}
-	})
-	return first
+	}
+	return nil
 }
 
 // tree reports whether the reading records anything of n: a mapping that
@@ -158,6 +160,9 @@ func (a applier) origin(n *yaml.Node, key originKey) *openapi3.Origin {
 	end := a.at[n]
 	k.EndLine, k.EndColumn = int(end.line), int(end.column)
 	origin := &openapi3.Origin{Key: &k}
+	if len(n.Content) > 0 {
+		origin.Fields = make(openapi3.FieldLocations, 0, len(n.Content)/2)
+	}
 	a.entries(n, func(f, v *yaml.Node) {
 		origin.Fields = append(origin.Fields, a.location(a.at[f], f.Value))
 		if kind, cut := a.written(v); kind != yaml.SequenceNode || cut {
@@ -179,6 +184,9 @@ func (a applier) origin(n *yaml.Node, key originKey) *openapi3.Origin {
 			origin.Sequences[f.Value] = items
 		}
 	})
+	if len(origin.Fields) == 0 {
+		origin.Fields = nil // as the reading leaves a mapping without keys
+	}
 	return origin
 }
 

@@ -230,11 +230,9 @@ func yamlStyleFloat(s string) bool {
 // characters escaped, invalid UTF-8 replaced. Plain ASCII is written as it
 // is; anything else goes through json.Marshal itself.
 func appendJSONString(buf []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
-			out, _ := json.Marshal(s)
-			return append(buf, out...)
-		}
+	if !plainASCII(s) {
+		out, _ := json.Marshal(s)
+		return append(buf, out...)
 	}
 	buf = append(buf, '"')
 	buf = append(buf, s...)
