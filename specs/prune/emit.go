@@ -35,6 +35,9 @@ type writer struct {
 	// the tree holds what that JSON cannot say as the reading reads it.
 	origins *Origins
 	failed  bool
+	// last is what the JSON of the node just written holds for origins:
+	// nil for a scalar.
+	last *originNode
 	// lineStart is where the current line starts in buf; column is the
 	// column (in characters) reached at counted.
 	lineStart, counted, column int
@@ -57,11 +60,12 @@ func (w *writer) node(n *yaml.Node) {
 	if w.failed {
 		return
 	}
+	w.last = nil
 	if text, ok := w.replace[n]; ok {
 		w.at(n.Line)
 		w.buf.WriteString(text)
 		if w.origins != nil && text == "{}" {
-			w.origins.at[n] = w.position() // where this mapping ends
+			w.last = &originNode{mapping: true, end: w.position()}
 		}
 		return
 	}
@@ -95,23 +99,40 @@ func (w *writer) node(n *yaml.Node) {
 	case yaml.MappingNode:
 		w.mapping(n)
 	case yaml.SequenceNode:
-		w.buf.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				w.buf.WriteString(", ")
-			}
-			if w.origins != nil && c.Kind == yaml.ScalarNode {
-				w.item(c)
-			}
-			w.node(c)
-		}
-		w.buf.WriteByte(']')
+		w.sequence(n)
 	default:
 		w.scalar(n)
 	}
 }
 
+func (w *writer) sequence(n *yaml.Node) {
+	var seq *originNode
+	if w.origins != nil {
+		seq = &originNode{items: make([]originEntry, len(n.Content))}
+	}
+	w.buf.WriteByte('[')
+	for i, c := range n.Content {
+		if i > 0 {
+			w.buf.WriteString(", ")
+		}
+		if seq != nil && (c.Kind == yaml.ScalarNode || w.replace[c] == `""`) {
+			seq.items[i] = w.item(c)
+		}
+		w.node(c)
+		if seq != nil && w.last != nil {
+			seq.items[i].value = w.last
+			seq.tree = seq.tree || w.last.itemTree()
+		}
+	}
+	w.buf.WriteByte(']')
+	w.last = seq
+}
+
 func (w *writer) mapping(n *yaml.Node) {
+	var m *originNode
+	if w.origins != nil {
+		m = &originNode{mapping: true, entries: make([]originEntry, 0, len(n.Content)/2)}
+	}
 	w.buf.WriteByte('{')
 	var keys keySet
 	ref, siblings := false, false
@@ -125,55 +146,59 @@ func (w *writer) mapping(n *yaml.Node) {
 			w.buf.WriteString(", ")
 		}
 		first = false
-		if w.origins == nil {
+		if m == nil {
 			w.node(k)
-		} else {
-			key, ok := loaderKey(k)
-			if !ok || !keys.add(key) {
-				w.failed = true
-				return
-			}
-			switch {
-			case key == "$ref":
-				ref = true
-				if _, cut := w.replace[v]; cut || !componentRef(v) {
-					w.failed = true
-					return
-				}
-			case !strings.HasPrefix(key, "x-"):
-				siblings = true
-			}
-			if yamlRefusesEscape(key) {
-				w.failed = true
-				return
-			}
-			w.at(k.Line)
-			w.origins.at[k] = w.position()
-			w.jsonString(key)
+			w.buf.WriteString(": ")
+			w.node(v)
+			continue
 		}
+		key, ok := loaderKey(k)
+		if !ok || !keys.add(key) || yamlRefusesEscape(key) {
+			w.failed = true
+			return
+		}
+		switch {
+		case key == "$ref":
+			ref = true
+			if _, cut := w.replace[v]; cut || !componentRef(v) {
+				w.failed = true
+				return
+			}
+		case !strings.HasPrefix(key, "x-"):
+			siblings = true
+		}
+		w.at(k.Line)
+		entry := originEntry{name: key, at: w.position()}
+		w.jsonString(key)
 		w.buf.WriteString(": ")
 		w.node(v)
+		entry.value = w.last
+		m.entries = append(m.entries, entry)
 	}
 	w.buf.WriteByte('}')
-	if w.origins != nil {
+	if m != nil {
 		// The loader resolves a $ref with siblings into a copy of its
 		// target made before origins are set here.
 		w.failed = w.failed || ref && siblings
-		w.origins.at[n] = w.position()
+		m.end = w.position()
 	}
+	w.last = m
 }
 
-// item records where a scalar item of a sequence lies: the reading names
-// it by the value it reads there, which must be the value written.
-func (w *writer) item(c *yaml.Node) {
+// item is where a scalar item of a sequence lies and the name the reading
+// gives it: the value it reads there, which must be the value written.
+func (w *writer) item(c *yaml.Node) originEntry {
 	w.at(c.Line)
-	w.origins.at[c] = w.position()
-	if _, cut := w.replace[c]; cut || c.Tag == "!!str" || c.Tag == "!!timestamp" {
-		return
+	at := w.position()
+	if _, cut := w.replace[c]; cut {
+		return originEntry{at: at} // written ""
 	}
-	if text, ok := appendLoaderScalar(nil, c); !ok || string(text) != c.Value {
-		w.failed = true
+	if c.Tag != "!!str" && c.Tag != "!!timestamp" {
+		if text, ok := appendLoaderScalar(nil, c); !ok || string(text) != c.Value {
+			w.failed = true
+		}
 	}
+	return originEntry{name: c.Value, at: at}
 }
 
 // position is where the next character written lies: its line, and its
@@ -347,11 +372,12 @@ func (d *Doc) loaderText(p plan) Reduced {
 		return Reduced{Text: d.text(p)}
 	}
 	w := d.writer(p)
-	w.origins = &Origins{root: d.root, at: map[*yaml.Node]textPosition{}, replace: w.replace, remove: w.remove}
+	w.origins = &Origins{}
 	w.node(d.root)
-	if w.failed {
+	if w.failed || w.last == nil || !w.last.mapping {
 		return Reduced{Text: d.text(p)}
 	}
+	w.origins.root = w.last
 	w.buf.WriteByte('\n')
 	return Reduced{Text: w.buf.Bytes(), Origins: w.origins}
 }

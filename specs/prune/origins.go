@@ -13,20 +13,50 @@ import (
 // Origins are the origins that kin-openapi's YAML reading (with origins,
 // as the loader reads a YAML text) gives a text that the writer wrote as
 // JSON, which the loader reads without them: where each key, each scalar
-// item of a sequence and the end of each mapping lie in the text. Apply
+// item of a sequence and the end of each mapping lie in the text, kept
+// apart from the parse tree, which is released before the load. Apply
 // sets them on the document loaded from that text.
 type Origins struct {
-	root *yaml.Node
-	// at is where keys and scalar items start, and where mappings (and
-	// what is written {} in their place) end.
-	at map[*yaml.Node]textPosition
-	// replace and remove are the writer's: what the text holds in place
-	// of a node, and the keys of the entries it leaves out.
-	replace map[*yaml.Node]string
-	remove  map[*yaml.Node]bool
+	root *originNode
+}
+
+// originNode is a mapping or a sequence of the text, as the reading's
+// origins see it.
+type originNode struct {
+	mapping bool
+	// end is where a mapping ends.
+	end textPosition
+	// entries are a mapping's, as written.
+	entries []originEntry
+	// items are a sequence's; tree says one of them has origins.
+	items []originEntry
+	tree  bool
+}
+
+// originEntry is a mapping's entry (its key's name and place) or a
+// sequence's item (a scalar's value and place); value is the mapping or
+// sequence it holds, nil for a scalar.
+type originEntry struct {
+	name  string
+	at    textPosition
+	value *originNode
 }
 
 type textPosition struct{ line, column int32 }
+
+// itemTree reports whether the reading records anything of n as an item of
+// a sequence: a mapping that holds an entry, or a sequence one of whose
+// items it records.
+func (n *originNode) itemTree() bool {
+	if n.mapping {
+		return len(n.entries) > 0
+	}
+	return n.tree
+}
+
+// valueTree is itemTree for the value of a mapping's entry, where every
+// mapping has an origin.
+func (n *originNode) valueTree() bool { return n != nil && (n.mapping || n.tree) }
 
 // componentRef reports whether a $ref's value names a component of a kind
 // the loader resolves by sharing the component's value, which Apply then
@@ -54,138 +84,74 @@ func componentRef(v *yaml.Node) bool {
 // after, so a $ref's value, which is the component's, is not entered: the
 // component gets its origins where it is.
 func (o *Origins) Apply(doc *openapi3.T, file string) {
-	root := o.root
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = root.Content[0]
-	}
-	a := applier{Origins: o, file: file}
+	a := applier{file: file}
 	// The reading names the root mapping's origin after its first key,
 	// with an empty name.
 	var key originKey
-	if a.firstKey(root) != nil {
-		key.root = true
+	if len(o.root.entries) > 0 {
+		key = originKey{at: o.root.entries[0].at, ok: true}
 	}
-	a.value(reflect.ValueOf(doc), root, key)
+	a.value(reflect.ValueOf(doc), o.root, key)
 }
 
 // originKey names a mapping's origin: the key whose value it is, the first
-// key of a mapping in a sequence, or the document's first key (root).
-// The zero originKey: the mapping has none.
+// key of a mapping in a sequence, or the document's first key (without a
+// name). ok is false where the mapping has none.
 type originKey struct {
-	node *yaml.Node
-	root bool
-}
-
-type applier struct {
-	*Origins
-	file string
-}
-
-// written is what the text holds of n: its kind, and whether it is
-// written as {} or "" in its place.
-func (a applier) written(n *yaml.Node) (kind yaml.Kind, cut bool) {
-	switch a.replace[n] {
-	case "{}":
-		return yaml.MappingNode, true
-	case `""`:
-		return yaml.ScalarNode, true
-	}
-	return n.Kind, false
-}
-
-// entries calls f with each entry of the mapping n that the text holds.
-func (a applier) entries(n *yaml.Node, f func(k, v *yaml.Node)) {
-	if kind, cut := a.written(n); kind != yaml.MappingNode || cut {
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; !a.remove[k] {
-			f(k, n.Content[i+1])
-		}
-	}
-}
-
-// firstKey is the first key of the mapping n that the text holds.
-func (a applier) firstKey(n *yaml.Node) *yaml.Node {
-	if kind, cut := a.written(n); kind != yaml.MappingNode || cut {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; !a.remove[k] {
-			return k
-		}
-	}
-	return nil
-}
-
-// tree reports whether the reading records anything of n: a mapping that
-// is a mapping's value always, a sequence when one of its items does.
-func (a applier) tree(n *yaml.Node) bool {
-	switch kind, cut := a.written(n); {
-	case kind == yaml.MappingNode:
-		return true
-	case kind == yaml.SequenceNode && !cut:
-		for _, item := range n.Content {
-			if a.itemKey(item).node != nil || a.tree(item) && item.Kind == yaml.SequenceNode {
-				return true
-			}
-		}
-	}
-	return false
+	name string
+	at   textPosition
+	ok   bool
 }
 
 // itemKey names the origin of a sequence's item: a mapping that holds an
-// entry has one.
-func (a applier) itemKey(item *yaml.Node) originKey {
-	if kind, _ := a.written(item); kind != yaml.MappingNode {
+// entry has one, named after its first key.
+func itemKey(item *originNode) originKey {
+	if !item.mapping || len(item.entries) == 0 {
 		return originKey{}
 	}
-	return originKey{node: a.firstKey(item)}
+	return originKey{name: item.entries[0].name, at: item.entries[0].at, ok: true}
 }
+
+// valueKey names the origin of an entry's value: the entry's key, when
+// the value is a mapping.
+func valueKey(e originEntry) originKey {
+	if e.value == nil || !e.value.mapping {
+		return originKey{}
+	}
+	return originKey{name: e.name, at: e.at, ok: true}
+}
+
+type applier struct{ file string }
 
 func (a applier) location(at textPosition, name string) openapi3.Location {
 	return openapi3.Location{File: a.file, Line: int(at.line), Column: int(at.column), Name: name}
 }
 
 // origin is the origin of the mapping n, named by key.
-func (a applier) origin(n *yaml.Node, key originKey) *openapi3.Origin {
-	first := key.node
-	name := ""
-	if key.root {
-		first = a.firstKey(n)
-	} else {
-		name = first.Value
-	}
-	k := a.location(a.at[first], name)
-	end := a.at[n]
-	k.EndLine, k.EndColumn = int(end.line), int(end.column)
+func (a applier) origin(n *originNode, key originKey) *openapi3.Origin {
+	k := a.location(key.at, key.name)
+	k.EndLine, k.EndColumn = int(n.end.line), int(n.end.column)
 	origin := &openapi3.Origin{Key: &k}
-	if len(n.Content) > 0 {
-		origin.Fields = make(openapi3.FieldLocations, 0, len(n.Content)/2)
+	if len(n.entries) > 0 {
+		origin.Fields = make(openapi3.FieldLocations, len(n.entries))
 	}
-	a.entries(n, func(f, v *yaml.Node) {
-		origin.Fields = append(origin.Fields, a.location(a.at[f], f.Value))
-		if kind, cut := a.written(v); kind != yaml.SequenceNode || cut {
-			return
+	for i, e := range n.entries {
+		origin.Fields[i] = a.location(e.at, e.name)
+		if e.value == nil || e.value.mapping {
+			continue
 		}
 		var items []openapi3.Location
-		for _, item := range v.Content {
-			switch kind, cut := a.written(item); {
-			case cut && kind == yaml.ScalarNode:
-				items = append(items, a.location(a.at[item], ""))
-			case kind == yaml.ScalarNode:
-				items = append(items, a.location(a.at[item], item.Value))
+		for _, item := range e.value.items {
+			if item.value == nil {
+				items = append(items, a.location(item.at, item.name))
 			}
 		}
 		if items != nil {
 			if origin.Sequences == nil {
 				origin.Sequences = map[string][]openapi3.Location{}
 			}
-			origin.Sequences[f.Value] = items
+			origin.Sequences[e.name] = items
 		}
-	})
-	if len(origin.Fields) == 0 {
-		origin.Fields = nil // as the reading leaves a mapping without keys
 	}
 	return origin
 }
@@ -193,7 +159,7 @@ func (a applier) origin(n *yaml.Node, key originKey) *openapi3.Origin {
 // value sets the origins of val, read from n, as the reading does: a
 // struct with an Origin field gets the origin of its mapping, and its
 // fields, by their JSON names, those of the mapping's entries.
-func (a applier) value(val reflect.Value, n *yaml.Node, key originKey) {
+func (a applier) value(val reflect.Value, n *originNode, key originKey) {
 	var ptr reflect.Value
 	for val.Kind() == reflect.Pointer || val.Kind() == reflect.Interface {
 		// What the JSON reading decodes into an interface holds no struct.
@@ -209,39 +175,36 @@ func (a applier) value(val reflect.Value, n *yaml.Node, key originKey) {
 	case reflect.Map:
 		a.mapping(val, n)
 	case reflect.Slice:
-		if kind, cut := a.written(n); kind != yaml.SequenceNode || cut {
-			return
-		}
-		for i, item := range n.Content {
+		for i, item := range n.items {
 			if i >= val.Len() {
 				break
 			}
-			if k := a.itemKey(item); k.node != nil || item.Kind == yaml.SequenceNode && a.tree(item) {
-				a.value(val.Index(i), item, k)
+			if item.value != nil && item.value.itemTree() {
+				a.value(val.Index(i), item.value, itemKey(item.value))
 			}
 		}
 	}
 }
 
-func (a applier) structure(val, ptr reflect.Value, n *yaml.Node, key originKey) {
+func (a applier) structure(val, ptr reflect.Value, n *originNode, key originKey) {
 	fields := fieldsOf(val.Type())
 	var origin *openapi3.Origin
-	if (key.node != nil || key.root) && fields.origin != nil {
+	if key.ok && fields.origin != nil {
 		origin = a.origin(n, key)
 		val.FieldByIndex(fields.origin).Set(reflect.ValueOf(origin))
 	}
-	a.entries(n, func(k, v *yaml.Node) {
-		for _, i := range fields.named[k.Value] {
-			if !a.tree(v) {
-				continue
-			}
+	for _, e := range n.entries {
+		if !e.value.valueTree() {
+			continue
+		}
+		for _, i := range fields.named[e.name] {
 			field := val.Field(i)
 			if origin != nil && scalarMap(field) {
-				a.mapKeys(origin, k.Value, v)
+				a.mapKeys(origin, e.name, e.value)
 			}
-			a.value(field, v, a.valueKey(k, v))
+			a.value(field, e.value, valueKey(e))
 		}
-	})
+	}
 	for _, index := range fields.wrapped {
 		// A $ref's value is its target's, set where the target is.
 		if fields.ref != nil && val.FieldByIndex(fields.ref).String() != "" && val.Type().FieldByIndex(index).Name == "Value" {
@@ -262,45 +225,39 @@ func (a applier) structure(val, ptr reflect.Value, n *yaml.Node, key originKey) 
 	}
 }
 
-// valueKey names the origin of an entry's value: the entry's key, when
-// the value is a mapping.
-func (a applier) valueKey(k, v *yaml.Node) originKey {
-	if kind, _ := a.written(v); kind == yaml.MappingNode {
-		return originKey{node: k}
-	}
-	return originKey{}
-}
-
 // mapping sets the origins of the values of a Go map from the entries of n.
-func (a applier) mapping(val reflect.Value, n *yaml.Node) {
-	if val.Type().Key().Kind() != reflect.String {
+func (a applier) mapping(val reflect.Value, n *originNode) {
+	keyType := val.Type().Key()
+	if keyType.Kind() != reflect.String {
 		return
 	}
-	a.entries(n, func(k, v *yaml.Node) {
-		if !a.tree(v) {
-			return
+	for _, e := range n.entries {
+		if !e.value.valueTree() {
+			continue
 		}
-		elem := val.MapIndex(reflect.ValueOf(k.Value).Convert(val.Type().Key()))
-		switch elem.Kind() {
+		k := reflect.ValueOf(e.name).Convert(keyType)
+		switch elem := val.MapIndex(k); elem.Kind() {
 		case reflect.Pointer:
-			a.value(elem, v, a.valueKey(k, v))
+			a.value(elem, e.value, valueKey(e))
 		case reflect.Struct:
 			// Map values cannot be set in place.
 			cp := reflect.New(elem.Type()).Elem()
 			cp.Set(elem)
-			a.structure(cp, reflect.Value{}, v, a.valueKey(k, v))
-			val.SetMapIndex(reflect.ValueOf(k.Value).Convert(val.Type().Key()), cp)
+			a.structure(cp, reflect.Value{}, e.value, valueKey(e))
+			val.SetMapIndex(k, cp)
 		}
-	})
+	}
 }
 
 // mapKeys records, as the reading does, where the keys of a map of
 // scalars (a flow's scopes) are, sorted by name, under its field's name.
-func (a applier) mapKeys(origin *openapi3.Origin, field string, v *yaml.Node) {
-	var keys []openapi3.Location
-	a.entries(v, func(k, _ *yaml.Node) { keys = append(keys, a.location(a.at[k], k.Value)) })
-	if len(keys) == 0 {
+func (a applier) mapKeys(origin *openapi3.Origin, field string, v *originNode) {
+	if !v.mapping || len(v.entries) == 0 {
 		return
+	}
+	keys := make([]openapi3.Location, len(v.entries))
+	for i, e := range v.entries {
+		keys[i] = a.location(e.at, e.name)
 	}
 	slices.SortFunc(keys, func(x, y openapi3.Location) int { return strings.Compare(x.Name, y.Name) })
 	if origin.Sequences == nil {
