@@ -107,7 +107,10 @@ func PositionsOf(root *yaml.Node) *Positions {
 	walk(root, 0)
 	// The first in the document of equal paths.
 	slices.SortFunc(entries, func(a, b position) int {
-		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column))
+		if a.path != b.path {
+			return cmp.Compare(a.path, b.path)
+		}
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.column, b.column))
 	})
 	entries = slices.CompactFunc(entries, func(a, b position) bool { return a.path == b.path })
 	return &Positions{entries: slices.Clip(entries), aliased: aliased}
