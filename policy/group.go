@@ -127,8 +127,15 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		file, ref             string
 		line                  int
 	}
-	keyOf := func(f Finding, message func(string) string) key {
-		k := key{rule: f.Rule, change: f.Change, message: message(f.Message), severity: f.Severity, exempted: f.Exempted, preexisting: f.Preexisting, exemption: f.Exemption}
+	// Each finding's edit and root message, read once: the steps below
+	// ask for them again and again, and reading them takes regular
+	// expressions.
+	gr := grouping{Report: r, edits: make([]diff.Edit, len(r.Findings)), roots: make([]string, len(r.Findings))}
+	for i, f := range r.Findings {
+		gr.edits[i], gr.roots[i] = diff.EditOf(f.Change, f.Message), diff.RootMessage(f.Message)
+	}
+	keyOf := func(f Finding, message string) key {
+		k := key{rule: f.Rule, change: f.Change, message: message, severity: f.Severity, exempted: f.Exempted, preexisting: f.Preexisting, exemption: f.Exemption}
 		if f.Location != nil {
 			k.file, k.ref, k.line = f.Location.File, f.Location.Ref, f.Location.Line
 		}
@@ -143,9 +150,9 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	shapes := map[key][]int{}
 	var order []key
 	for i, f := range r.Findings {
-		k := keyOf(f, diff.RootMessage)
+		k := keyOf(f, gr.roots[i])
 		if f.Location != nil {
-			k = keyOf(f, diff.MessageShape)
+			k = keyOf(f, diff.MessageShape(f.Message))
 		}
 		if _, ok := shapes[k]; !ok {
 			order = append(order, k)
@@ -157,12 +164,12 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	for _, k := range order {
 		members := shapes[k]
 		index := map[key]*Group{}
-		split := r.seesTwo(members)
+		split := gr.seesTwo(members)
 		for _, i := range members {
 			f := r.Findings[i]
 			sub := k
 			if split {
-				sub = keyOf(f, diff.RootMessage)
+				sub = keyOf(f, gr.roots[i])
 			}
 			g, ok := index[sub]
 			if !ok {
@@ -181,17 +188,17 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	for i, g := range places {
 		k := placeKeys[i]
 		k.message = ""
-		if r.ofSchemas(g.Members) {
+		if gr.ofSchemas(g.Members) {
 			k.line = 0
 		}
-		parts[i] = r.editPart(fmt.Sprint(k), g.Members)
+		parts[i] = gr.editPart(fmt.Sprint(k), g.Members)
 	}
 	var groups []*Group
 	for _, nodes := range diff.GatherEdits(parts) {
 		g := places[nodes[0][0]]
 		var at []string
 		for _, node := range nodes {
-			at = append(at, diff.EditOf(g.Change, r.Findings[places[node[0]].Members[0]].Message).Place)
+			at = append(at, gr.edits[places[node[0]].Members[0]].Place)
 			for _, p := range node {
 				if places[p] != g {
 					g.Members = append(g.Members, places[p].Members...)
@@ -202,7 +209,7 @@ func (r *Report) Groups(anchor Anchor) []Group {
 			}
 		}
 		slices.Sort(g.Members)
-		g.Message = r.editMessage(g, at)
+		g.Message = gr.editMessage(g, at)
 		groups = append(groups, g)
 	}
 	out := make([]Group, len(groups))
@@ -222,13 +229,21 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	return out
 }
 
+// grouping is a report with the edit (diff.EditOf) and the root message
+// (diff.RootMessage) of each of its findings.
+type grouping struct {
+	*Report
+	edits []diff.Edit
+	roots []string
+}
+
 // editPart is a group at one place as diff.GatherEdits takes it: key
 // holds what the group's findings share but their line and message.
-func (r *Report) editPart(key string, members []int) diff.EditPart {
+func (r grouping) editPart(key string, members []int) diff.EditPart {
 	var keys, nodes, values []string
 	for _, i := range members {
 		f := r.Findings[i]
-		e := diff.EditOf(f.Change, f.Message)
+		e := r.edits[i]
 		keys = append(keys, e.Key)
 		nodes = append(nodes, OperationVersion(f.Operation, f.Version)+"\x00"+e.Place)
 		if e.Value != "" {
@@ -241,10 +256,9 @@ func (r *Report) editPart(key string, members []int) diff.EditPart {
 // ofSchemas reports whether findings change a property or an enum: an
 // edit that sibling schemas may share. Others (a header, a response)
 // stay at their place.
-func (r *Report) ofSchemas(members []int) bool {
+func (r grouping) ofSchemas(members []int) bool {
 	for _, i := range members {
-		f := r.Findings[i]
-		if e := diff.EditOf(f.Change, f.Message); e.Property == "" && e.Value == "" {
+		if e := r.edits[i]; e.Property == "" && e.Value == "" {
 			return false
 		}
 	}
@@ -256,13 +270,13 @@ const maxSiblings = 10
 
 // editMessage states the group's edit; at are the places it was made. Its
 // enum values are in the order of the spec's lines, as the enum lists them.
-func (r *Report) editMessage(g *Group, at []string) string {
+func (r grouping) editMessage(g *Group, at []string) string {
 	var messages, values []string
 	line := map[string]int{}
 	for _, i := range g.Members {
 		f := r.Findings[i]
 		messages = append(messages, f.Message)
-		v := diff.EditOf(f.Change, f.Message).Value
+		v := r.edits[i].Value
 		if v == "" {
 			continue
 		}
@@ -303,12 +317,12 @@ func sortedSet(ss []string) []string {
 
 // seesTwo reports whether one operation-version has findings among members
 // that differ by their property.
-func (r *Report) seesTwo(members []int) bool {
+func (r grouping) seesTwo(members []int) bool {
 	seen := map[string]string{}
 	for _, i := range members {
 		f := r.Findings[i]
 		ov := OperationVersion(f.Operation, f.Version)
-		root := diff.RootMessage(f.Message)
+		root := r.roots[i]
 		if prev, ok := seen[ov]; ok && prev != root {
 			return true
 		}
