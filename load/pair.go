@@ -178,7 +178,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			return whole() // the whole load reports it
 		}
 	}
-	var baseText, revText prune.Reduced
+	var baseCopy, revCopy prune.Reduced
 	var summary string
 	concurrently, keep := true, opts.Keep
 	switch {
@@ -190,7 +190,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			uncut, partner = revision, base
 		}
 		note("%s: not reduced: %s; %s loaded whole too, without its descriptions and examples", uncut.Path(), uncut.Indexed().Why, partner.Path())
-		baseText, revText = emptied(base), emptied(revision)
+		baseCopy, revCopy = emptied(base), emptied(revision)
 	default:
 		var red *prune.Reduction
 		if opts.ChangesOnly {
@@ -208,10 +208,10 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			note("%s, %s: %v: both loaded whole", base.Path(), revision.Path(), err)
 			return whole()
 		}
-		baseText, revText = reduced[0], reduced[1]
+		baseCopy, revCopy = reduced[0], reduced[1]
 		// One after the other only where the texts are large and their
 		// garbage would add up; small or nearly whole texts load at once.
-		small := 4*(len(baseText.Text)+len(revText.Text)) < len(base.Data())+len(revision.Data())
+		small := 4*(len(baseCopy.Text)+len(revCopy.Text)) < len(base.Data())+len(revision.Data())
 		concurrently = small || !red.Prunes()
 		keptSmall := opts.KeepSmall && small
 		keep = keep || keptSmall
@@ -229,14 +229,14 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	}
 	if concurrently {
 		// As the full pipeline loads them.
-		err = both(func() (err error) { b, err = loadText(base, baseText); return err },
-			func() (err error) { r, err = loadText(revision, revText); return err })
+		err = both(func() (err error) { b, err = loadText(base, baseCopy); return err },
+			func() (err error) { r, err = loadText(revision, revCopy); return err })
 	} else {
 		// One after the other: kin-openapi's load makes several times the
 		// document's size in garbage, and two at once would double the peak.
-		b, err = loadText(base, baseText)
+		b, err = loadText(base, baseCopy)
 		if err == nil {
-			r, err = loadText(revision, revText)
+			r, err = loadText(revision, revCopy)
 		}
 	}
 	if err != nil {
@@ -248,7 +248,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		}
 		return b, r, wholeErr
 	}
-	b.Reduced, r.Reduced = baseText.Text != nil, revText.Text != nil
+	b.Reduced, r.Reduced = baseCopy.Text != nil, revCopy.Text != nil
 	if summary != "" {
 		note("%s, %s: %s", base.Path(), revision.Path(), summary)
 	}

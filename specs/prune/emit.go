@@ -3,7 +3,6 @@ package prune
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -84,10 +83,6 @@ func (w *writer) node(n *yaml.Node) {
 		return
 	}
 	w.at(n.Line)
-	if w.origins != nil && n.Style&yaml.TaggedStyle != 0 {
-		w.failed = true
-		return
-	}
 	if n.Anchor != "" && !w.expand && w.origins == nil {
 		w.buf.WriteString("&" + n.Anchor + " ")
 	}
@@ -134,7 +129,6 @@ func (w *writer) mapping(n *yaml.Node) {
 		m = &originNode{mapping: true, entries: make([]originEntry, 0, len(n.Content)/2)}
 	}
 	w.buf.WriteByte('{')
-	var keys keySet
 	ref, siblings := false, false
 	first := true
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -153,7 +147,7 @@ func (w *writer) mapping(n *yaml.Node) {
 			continue
 		}
 		key, ok := loaderKey(k)
-		if !ok || !keys.add(key) || yamlRefusesEscape(key) {
+		if !ok || yamlRefusesEscape(key) {
 			w.failed = true
 			return
 		}
@@ -210,33 +204,6 @@ func (w *writer) position() textPosition {
 	w.column += utf8.RuneCount(w.buf.Bytes()[w.counted:])
 	w.counted = w.buf.Len()
 	return textPosition{line: int32(w.line), column: int32(w.column + 1)}
-}
-
-// keySet holds the keys of one mapping as the loader reads them: a key
-// twice is refused by the YAML reading, and kept once by the JSON one.
-type keySet struct {
-	few  []string
-	many map[string]bool
-}
-
-func (s *keySet) add(key string) bool {
-	if s.many != nil {
-		if s.many[key] {
-			return false
-		}
-		s.many[key] = true
-		return true
-	}
-	if slices.Contains(s.few, key) {
-		return false
-	}
-	if s.few = append(s.few, key); len(s.few) > 8 {
-		s.many = make(map[string]bool, 16)
-		for _, k := range s.few {
-			s.many[k] = true
-		}
-	}
-	return true
 }
 
 func (w *writer) scalar(n *yaml.Node) {
@@ -367,8 +334,12 @@ func (d *Doc) text(p plan) []byte {
 // document is written as JSON where it can be, with the origins the
 // loader's YAML reading of that text would give (Origins.Apply): the
 // loader reads JSON in less than half the time, and the same values.
+// Only a document this package reduces is: its check (Doc.check) has
+// refused explicit tags and a key twice (two keys the loader reads as
+// one are written alike, as loaderKey takes them), which the JSON would
+// not tell.
 func (d *Doc) loaderText(p plan) Reduced {
-	if d.json {
+	if d.json || d.Why != "" {
 		return Reduced{Text: d.text(p)}
 	}
 	w := d.writer(p)

@@ -66,8 +66,9 @@ func componentRef(v *yaml.Node) bool {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
 		return false
 	}
-	kind, name, ok := strings.Cut(strings.TrimPrefix(v.Value, "#/components/"), "/")
-	if !ok || len(kind) == len(v.Value) || name == "" || strings.Contains(name, "/") {
+	component, ok := strings.CutPrefix(v.Value, "#/components/")
+	kind, name, named := strings.Cut(component, "/")
+	if !ok || !named || name == "" || strings.Contains(name, "/") {
 		return false
 	}
 	switch kind {
@@ -205,12 +206,14 @@ func (a applier) structure(val, ptr reflect.Value, n *originNode, key originKey)
 			a.value(field, e.value, valueKey(e))
 		}
 	}
-	for _, index := range fields.wrapped {
-		// A $ref's value is its target's, set where the target is.
-		if fields.ref != nil && val.FieldByIndex(fields.ref).String() != "" && val.Type().FieldByIndex(index).Name == "Value" {
-			continue
+	// A $ref's value is its target's, set where the target is.
+	if fields.value != nil && (fields.ref == nil || val.FieldByIndex(fields.ref).String() == "") {
+		if f := val.FieldByIndex(fields.value); !f.IsNil() {
+			a.value(f, n, key)
 		}
-		if f := val.FieldByIndex(index); !f.IsNil() {
+	}
+	if fields.schema != nil {
+		if f := val.FieldByIndex(fields.schema); !f.IsNil() {
 			a.value(f, n, key)
 		}
 	}
@@ -287,9 +290,10 @@ type structFields struct {
 	origin []int
 	// named are the exported fields by their JSON names.
 	named map[string][]int
-	// wrapped are the Value and Schema fields without a JSON name, which
-	// hold the struct's value (a $ref's, an additionalProperties').
-	wrapped [][]int
+	// value and schema are the Value and Schema fields without a JSON
+	// name, which hold the struct's value (a $ref's, an
+	// additionalProperties').
+	value, schema []int
 	// ref is the Ref field of a $ref's struct.
 	ref []int
 	// maplike: its pointer's Map method gives its entries (paths,
@@ -319,11 +323,13 @@ func fieldsOf(t reflect.Type) *structFields {
 			f.named[name] = append(f.named[name], i)
 		}
 	}
-	for _, name := range []string{"Value", "Schema"} {
+	wrapper := func(name string) []int {
 		if sf, ok := t.FieldByName(name); ok && sf.Type.Kind() == reflect.Pointer && sf.Tag.Get("json") == "" {
-			f.wrapped = append(f.wrapped, sf.Index)
+			return sf.Index
 		}
+		return nil
 	}
+	f.value, f.schema = wrapper("Value"), wrapper("Schema")
 	if sf, ok := t.FieldByName("Ref"); ok && sf.Type.Kind() == reflect.String {
 		f.ref = sf.Index
 	}
