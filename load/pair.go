@@ -180,7 +180,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 	}
 	var baseCopy, revCopy prune.Reduced
 	var summary string
-	concurrently, keep := true, opts.Keep
+	keep := opts.Keep
 	switch {
 	case base.Indexed().Why != "" || revision.Indexed().Why != "":
 		// A document that cannot be reduced is loaded whole, and its
@@ -209,10 +209,7 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 			return whole()
 		}
 		baseCopy, revCopy = reduced[0], reduced[1]
-		// One after the other only where the texts are large and their
-		// garbage would add up; small or nearly whole texts load at once.
 		small := 4*(len(baseCopy.Text)+len(revCopy.Text)) < len(base.Data())+len(revision.Data())
-		concurrently = small || !red.Prunes()
 		keptSmall := opts.KeepSmall && small
 		keep = keep || keptSmall
 		summary = red.Summary
@@ -227,18 +224,11 @@ func LoadReducedPair(base, revision *specs.Source, opts PairOptions) (b, r *spec
 		revision.Release()
 		runtime.GC()
 	}
-	if concurrently {
-		// As the full pipeline loads them.
-		err = both(func() (err error) { b, err = loadText(base, baseCopy); return err },
-			func() (err error) { r, err = loadText(revision, revCopy); return err })
-	} else {
-		// One after the other: kin-openapi's load makes several times the
-		// document's size in garbage, and two at once would double the peak.
-		b, err = loadText(base, baseCopy)
-		if err == nil {
-			r, err = loadText(revision, revCopy)
-		}
-	}
+	// Both at once, as the full pipeline loads them: read as JSON, the
+	// reduced texts make little garbage, and two loads at once leave the
+	// peak where one after the other had it.
+	err = both(func() (err error) { b, err = loadText(base, baseCopy); return err },
+		func() (err error) { r, err = loadText(revision, revCopy); return err })
 	if err != nil {
 		// The whole texts report an input error; if they load, the
 		// reduction lost something, which the note says.

@@ -318,9 +318,6 @@ func (d *Doc) JSON() bool { return d.json }
 // Root is the document's parsed tree.
 func (d *Doc) Root() *yaml.Node { return d.root }
 
-// Prunes reports whether some operation is kept as a skeleton.
-func (red *Reduction) Prunes() bool { return len(red.pruned) > 0 }
-
 // Merge is the reduction of one document d that keeps what any of reds
 // keeps: an operation is pruned or a path item cut only where every one
 // of them does so, a component is kept whole where one keeps it whole,
