@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,50 @@ func TestNodePathsPlaceNodesOfOneLine(t *testing.T) {
 	path := NodeAt(ParseNode([]byte(other)), 1, column(other, "summary"))
 	if line, ok := places.Find(path); !ok || line != 3 {
 		t.Errorf("a node the document lacks: placed on line %d (found %v), want 3, the operation's", line, ok)
+	}
+}
+
+// Of nodes with equal paths (items of one name, equal values), the first
+// in the document holds the path; every path of a large document is found.
+func TestPlacesAreTheFirstOfEqualPaths(t *testing.T) {
+	t.Parallel()
+	text := `enum: [b, a, b]
+parameters:
+  - {name: id, in: path}
+  - name: id
+    in: path
+  - {name: id, in: query}
+list: [{x: 1}, {x: 1}]
+`
+	root := ParseNode([]byte(text))
+	places := PositionsOf(root)
+	for _, tc := range []struct {
+		line, column, want int
+	}{
+		{1, 14, 1}, // the second b: the first b's line
+		{4, 5, 3},  // the second id in path: the first's
+		{6, 5, 6},  // in query: its own
+	} {
+		path := NodeAt(root, tc.line, tc.column)
+		if line, ok := places.Find(path); !ok || line != tc.want {
+			t.Errorf("node at %d:%d placed on line %d (found %v), want %d", tc.line, tc.column, line, ok, tc.want)
+		}
+	}
+
+	var large strings.Builder
+	large.WriteString("paths:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&large, "  /p%d:\n    get:\n      parameters: [{name: a, in: query}, {name: a, in: query}]\n", i)
+	}
+	root = ParseNode([]byte(large.String()))
+	places = PositionsOf(root)
+	for i := range 3000 {
+		line := 2 + 3*i
+		if got, ok := places.Find(NodeAt(root, line+2, 41)); !ok || got != line+2 {
+			t.Fatalf("/p%d's second parameter placed on line %d (found %v), want %d", i, got, ok, line+2)
+		}
+		if got, ok := places.Find(NodeAt(root, line, 3)); !ok || got != line {
+			t.Fatalf("/p%d placed on line %d (found %v), want %d", i, got, ok, line)
+		}
 	}
 }

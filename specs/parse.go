@@ -309,10 +309,24 @@ func moveLines(n *yaml.Node, lines int) {
 // copyTree copies the tree n, lines added to its nodes' lines, and each
 // alias naming the copy of its anchor (in the tree: a chunk parses alone).
 func copyTree(n *yaml.Node, lines int) *yaml.Node {
+	// The copy's nodes and their content slices are cut from two blocks
+	// sized by a first walk: one allocation each instead of one a node, the
+	// most of what copying cost. The tree is kept or let go whole.
+	nodes, slots := 0, 0
+	var count func(n *yaml.Node)
+	count = func(n *yaml.Node) {
+		nodes, slots = nodes+1, slots+len(n.Content)
+		for _, c := range n.Content {
+			count(c)
+		}
+	}
+	count(n)
+	block, content := make([]yaml.Node, nodes), make([]*yaml.Node, slots)
 	var anchors map[*yaml.Node]*yaml.Node
 	var walk func(n *yaml.Node) *yaml.Node
 	walk = func(n *yaml.Node) *yaml.Node {
-		c := &yaml.Node{}
+		c := &block[0]
+		block = block[1:]
 		*c = *n
 		c.Line += lines
 		if n.Anchor != "" {
@@ -324,10 +338,10 @@ func copyTree(n *yaml.Node, lines int) *yaml.Node {
 		if n.Alias != nil {
 			c.Alias = anchors[n.Alias]
 		}
-		if len(n.Content) > 0 {
-			c.Content = make([]*yaml.Node, len(n.Content))
-			for i, k := range n.Content {
-				c.Content[i] = walk(k)
+		if k := len(n.Content); k > 0 {
+			c.Content, content = content[:k:k], content[k:]
+			for i, child := range n.Content {
+				c.Content[i] = walk(child)
 			}
 		}
 		return c
