@@ -310,8 +310,9 @@ func moveLines(n *yaml.Node, lines int) {
 // alias naming the copy of its anchor (in the tree: a chunk parses alone).
 func copyTree(n *yaml.Node, lines int) *yaml.Node {
 	// The copy's nodes and their content slices are cut from two blocks
-	// sized by a first walk: one allocation each instead of one a node, the
-	// most of what copying cost. The tree is kept or let go whole.
+	// sized by a first walk: one allocation each instead of one a node,
+	// less work for the allocator and the collector. The tree is kept or
+	// let go whole.
 	nodes, slots := 0, 0
 	var count func(n *yaml.Node)
 	count = func(n *yaml.Node) {
