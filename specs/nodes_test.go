@@ -96,3 +96,17 @@ list: [{x: 1}, {x: 1}]
 		}
 	}
 }
+
+// BenchmarkPositionsOf reads the places of a document of 5000 paths, each
+// with a few nested nodes: 60 000 places.
+func BenchmarkPositionsOf(b *testing.B) {
+	var text strings.Builder
+	text.WriteString("paths:\n")
+	for i := range 5000 {
+		fmt.Fprintf(&text, "  /p%d:\n    get:\n      parameters:\n        - {name: id, in: path}\n        - {name: q%d, in: query}\n      responses:\n        \"200\": {description: ok}\n", i, i)
+	}
+	root := ParseNode([]byte(text.String()))
+	for b.Loop() {
+		PositionsOf(root)
+	}
+}
