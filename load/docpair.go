@@ -304,7 +304,7 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *specs.VersionDocument, l
 	defer p.treesMu.Unlock()
 	tree, ok := p.trees[s]
 	if !ok {
-		tree = specs.ParseNode(s.Text())
+		tree = specs.PositionTree(s.Text())
 		if p.trees == nil {
 			p.trees = map[*specs.Snapshot]*yaml.Node{}
 		}
