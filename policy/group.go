@@ -127,12 +127,25 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		file, ref             string
 		line                  int
 	}
-	// Each finding's edit and root message, read once: the steps below
-	// ask for them again and again, and reading them takes regular
-	// expressions.
+	// Each finding's edit, root message and shape, read once for each
+	// message: the steps below ask for them again and again, reading them
+	// takes regular expressions, and many findings share a message (one
+	// change seen by many operations, or in many version documents).
+	type read struct {
+		edit        diff.Edit
+		root, shape string
+	}
+	reads := map[[2]string]read{}
 	gr := grouping{Report: r, edits: make([]diff.Edit, len(r.Findings)), roots: make([]string, len(r.Findings))}
+	shapes := make([]string, len(r.Findings))
 	for i, f := range r.Findings {
-		gr.edits[i], gr.roots[i] = diff.EditOf(f.Change, f.Message), diff.RootMessage(f.Message)
+		k := [2]string{f.Change, f.Message}
+		m, ok := reads[k]
+		if !ok {
+			m = read{diff.EditOf(f.Change, f.Message), diff.RootMessage(f.Message), diff.MessageShape(f.Message)}
+			reads[k] = m
+		}
+		gr.edits[i], gr.roots[i], shapes[i] = m.edit, m.root, m.shape
 	}
 	keyOf := func(f Finding, message string) key {
 		k := key{rule: f.Rule, change: f.Change, message: message, severity: f.Severity, exempted: f.Exempted, preexisting: f.Preexisting, exemption: f.Exemption}
@@ -147,22 +160,22 @@ func (r *Report) Groups(anchor Anchor) []Group {
 	// sees two properties there (two properties on one line): then the
 	// property names tell edits apart. Without a place, only the
 	// property's own name can.
-	shapes := map[key][]int{}
+	alike := map[key][]int{}
 	var order []key
 	for i, f := range r.Findings {
 		k := keyOf(f, gr.roots[i])
 		if f.Location != nil {
-			k = keyOf(f, diff.MessageShape(f.Message))
+			k = keyOf(f, shapes[i])
 		}
-		if _, ok := shapes[k]; !ok {
+		if _, ok := alike[k]; !ok {
 			order = append(order, k)
 		}
-		shapes[k] = append(shapes[k], i)
+		alike[k] = append(alike[k], i)
 	}
 	var places []*Group
 	var placeKeys []key
 	for _, k := range order {
-		members := shapes[k]
+		members := alike[k]
 		index := map[key]*Group{}
 		split := gr.seesTwo(members)
 		for _, i := range members {
