@@ -73,13 +73,15 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 		return true
 	}
 	asRevision := map[[2]string]bool{}
+	// Operations share components: each is compared once.
+	sameComponents := map[component]bool{}
 	asInRevision := func(operation, version string) bool {
 		if version == "" || !trees() {
 			return false
 		}
 		at := [2]string{operation, version}
 		if _, ok := asRevision[at]; !ok {
-			asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version)
+			asRevision[at] = readsAsInRevision(revDoc, fixedDoc, res.Split, opts.Product, operation, version, sameComponents)
 		}
 		return asRevision[at]
 	}
@@ -178,7 +180,7 @@ func restoredAsInBase(base *specs.Snapshot, ops []*versions.Operation, res *Resu
 // readsAsInRevision reports whether an operation-version's media types,
 // and the components they use, read in the fixed file (fixedDoc) as in the
 // revision (revDoc) once the split copies' names are mapped back.
-func readsAsInRevision(revDoc, fixedDoc *doc, back map[string]string, product, operation, version string) bool {
+func readsAsInRevision(revDoc, fixedDoc *doc, back map[string]string, product, operation, version string, sameComponents map[component]bool) bool {
 	method, path, _ := strings.Cut(operation, " ")
 	_, revOp := lookup(revDoc.at([]string{"paths", path}), method, true)
 	_, fixedOp := lookup(fixedDoc.at([]string{"paths", path}), method, true)
@@ -200,12 +202,17 @@ func readsAsInRevision(revDoc, fixedDoc *doc, back map[string]string, product, o
 		used = append(used, got)
 	}
 	for c := range fixedDoc.closure(used) {
-		orig := c
-		if to, ok := back[c.pointer()]; ok {
-			orig, _ = componentOf(to)
+		same, ok := sameComponents[c]
+		if !ok {
+			orig := c
+			if to, ok := back[c.pointer()]; ok {
+				orig, _ = componentOf(to)
+			}
+			want, got := revDoc.component(orig), fixedDoc.component(c)
+			same = want != nil && got != nil && sameData(want, got, back)
+			sameComponents[c] = same
 		}
-		want, got := revDoc.component(orig), fixedDoc.component(c)
-		if want == nil || got == nil || !sameData(want, got, back) {
+		if !same {
 			return false
 		}
 	}
