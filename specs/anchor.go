@@ -47,8 +47,8 @@ func (a *Anchorer) Line(line int) (int, bool) {
 		// The two parses are independent; a large pair takes half the
 		// time on two cores.
 		done := make(chan struct{})
-		go func() { a.baseRoot = ParseNode(a.base.Text()); close(done) }()
-		a.revisionRoot = ParseNode(a.revision.Text())
+		go func() { a.baseRoot = PositionTree(a.base.Text()); close(done) }()
+		a.revisionRoot = PositionTree(a.revision.Text())
 		<-done
 	})
 	if a.baseRoot == nil || a.revisionRoot == nil {

@@ -52,7 +52,7 @@ var positionCases = []string{
 }
 
 // TestPositionTreeIsTheParse: of every text the scanner reads, its tree
-// is the YAML parser's, in all NodeAt reads of it: the fixtures' documents
+// is the YAML parser's, in all NodeAt and an Anchorer read of it: the fixtures' documents
 // as the reduction writes them, JSON fixtures, and the cases above.
 func TestPositionTreeIsTheParse(t *testing.T) {
 	t.Parallel()
@@ -154,7 +154,8 @@ func aliased(n *yaml.Node) bool {
 	return false
 }
 
-// samePositions compares two trees in what NodeAt reads of them: kinds,
+// samePositions compares two trees in what NodeAt and an Anchorer read of
+// them: kinds,
 // values, lines, columns and children.
 func samePositions(want, got *yaml.Node, at string) string {
 	switch {
