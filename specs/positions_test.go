@@ -52,8 +52,9 @@ var positionCases = []string{
 }
 
 // TestPositionTreeIsTheParse: of every text the scanner reads, its tree
-// is the YAML parser's, in all NodeAt and an Anchorer read of it: the fixtures' documents
-// as the reduction writes them, JSON fixtures, and the cases above.
+// is the YAML parser's in all that NodeAt and an Anchorer read of it: the
+// fixtures' documents as the reduction writes them, JSON fixtures, and the
+// cases above.
 func TestPositionTreeIsTheParse(t *testing.T) {
 	t.Parallel()
 	texts := map[string][]byte{}
@@ -155,8 +156,7 @@ func aliased(n *yaml.Node) bool {
 }
 
 // samePositions compares two trees in what NodeAt and an Anchorer read of
-// them: kinds,
-// values, lines, columns and children.
+// them: kinds, values, lines, columns and children.
 func samePositions(want, got *yaml.Node, at string) string {
 	switch {
 	case want == nil && got == nil:
