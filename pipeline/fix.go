@@ -184,8 +184,10 @@ func (p *pairSources) editedSource(edited []byte) *specs.Source {
 	defer p.mu.Unlock()
 	if p.edited == nil || !bytes.Equal(p.editedText, edited) {
 		p.edited, p.editedText = p.revision.WithData(edited), edited
-		// The fix's edits are a few operations of the revision's text.
+		// The fix's edits are a few operations of the revision's text,
+		// and what it restores is the base's.
 		p.edited.ShareParse(p.revision)
+		p.edited.ShareParse(p.base)
 	}
 	return p.edited
 }

@@ -3,6 +3,7 @@ package specs
 import (
 	"bytes"
 	"hash/maphash"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -64,6 +65,21 @@ type Chunks struct {
 }
 
 var chunkSeed = maphash.MakeSeed()
+
+// With is c and other as one: either may be nil.
+func (c *Chunks) With(other *Chunks) *Chunks {
+	if c == nil || other == nil {
+		if c == nil {
+			return other
+		}
+		return c
+	}
+	both := &Chunks{byHash: maps.Clone(c.byHash)}
+	for h, ks := range other.byHash {
+		both.byHash[h] = append(both.byHash[h], ks...)
+	}
+	return both
+}
 
 // find is the chunk of c with text's bytes, nil when there is none.
 func (c *Chunks) find(text []byte) *chunk {

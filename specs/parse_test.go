@@ -216,6 +216,41 @@ func sameTree(want, got *yaml.Node) string {
 	return walk(want, got, strings.TrimSpace(""))
 }
 
+// A fixed text shares chunks with the revision and the base: its parse
+// copies each chunk that either holds, the base's too, and is the tree one
+// parse makes.
+func TestParseSharesWithEveryPartner(t *testing.T) {
+	t.Parallel()
+	var doc strings.Builder
+	doc.WriteString("openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n")
+	for i := range 4000 {
+		fmt.Fprintf(&doc, "    S%04d:\n      type: object\n      properties: {a: {type: string}, b: {type: integer}}\n", i)
+	}
+	base := doc.String()
+	revision := strings.Replace(base, "S0010:\n      type: object\n      properties: {a: {type: string}", "S0010:\n      type: object\n      properties: {a: {type: number}", 1)
+	fixed := strings.Replace(base, "S3000:\n      type: object\n      properties: {a: {type: string}", "S3000:\n      type: object\n      properties: {a: {type: number}", 1)
+	read := func(text string) *Source { return (&Source{path: "a.yaml"}).WithData([]byte(text)) }
+	b, r, f := read(base), read(revision), read(fixed)
+	b.parse()
+	r.parse()
+	f.ShareParse(r)
+	f.ShareParse(b)
+	from := r.chunks.Load().With(b.chunks.Load())
+	shared := 0
+	for _, c := range splitChunks(f.data, minChunk) {
+		if from.find(c.text) != nil && r.chunks.Load().find(c.text) == nil {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no chunk of the fixed text is the base's alone: the case does not test sharing with it")
+	}
+	f.parse()
+	if diff := sameTree(parseWhole([]byte(fixed)), f.root); diff != "" {
+		t.Error(diff)
+	}
+}
+
 // A source parsed already keeps no partner: a history asks each snapshot
 // to share the parse of the one before it, and a partner kept would hold
 // every snapshot before it, trees and all.
@@ -226,11 +261,11 @@ func TestParsedSourceKeepsNoPartner(t *testing.T) {
 	revision := base.WithData(append([]byte(nil), text...))
 	revision.ShareParse(base)
 	revision.Index()
-	if revision.partner != nil {
+	if revision.partners != nil {
 		t.Fatal("the partner is kept after the parse")
 	}
 	revision.ShareParse(base)
-	if revision.partner != nil {
+	if revision.partners != nil {
 		t.Fatal("a parsed source takes a partner")
 	}
 }

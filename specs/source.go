@@ -166,7 +166,7 @@ type Source struct {
 	root      *yaml.Node
 	isJSON    bool
 	chunks    atomic.Pointer[Chunks]
-	partner   *Source
+	partners  []*Source
 	parsed    atomic.Bool
 	// paths restricts the loaded snapshot to some of its paths.
 	paths PathFilter
@@ -429,7 +429,7 @@ func (s *Source) Tree() *yaml.Node {
 // Release drops the parse tree: a later load of the source (a fix's)
 // parses its text again.
 func (s *Source) Release() {
-	s.doc, s.indexOnce, s.parseOnce, s.partner = nil, sync.Once{}, sync.Once{}, nil
+	s.doc, s.indexOnce, s.parseOnce, s.partners = nil, sync.Once{}, sync.Once{}, nil
 	s.chunks.Store(nil)
 	s.parsed.Store(false)
 }
@@ -445,11 +445,14 @@ func (s *Source) DropTree() {
 // ShareParse has s's parse copy the chunks of its text that from's text
 // holds too (specs.ParseReusing), parsing from first, once, if it is not
 // parsed yet: a pull request's revision, or a fixed text, shares all but a
-// few chunks with its base. A source parsed already keeps no partner (it
-// would hold it, and so a history's every snapshot before it).
+// few chunks with its base. Of several partners, the last is parsed if it
+// is not yet, and those before it lend the chunks they hold already (a
+// fixed text copies its restored parts from the base, the rest from the
+// revision). A source parsed already keeps no partner (it would hold it,
+// and so a history's every snapshot before it).
 func (s *Source) ShareParse(from *Source) {
-	if !s.parsed.Load() {
-		s.partner = from
+	if !s.parsed.Load() && !slices.Contains(s.partners, from) {
+		s.partners = append(s.partners, from)
 	}
 }
 
@@ -457,10 +460,18 @@ func (s *Source) ShareParse(from *Source) {
 func (s *Source) parse() {
 	s.parseOnce.Do(func() {
 		var from *Chunks
-		if p := s.partner; p != nil {
-			p.parse()
-			from, s.partner = p.chunks.Load(), nil
+		if n := len(s.partners); n > 0 {
+			last := s.partners[n-1]
+			last.parse()
+			from = last.chunks.Load()
+			// Partners named before it lend what they hold already.
+			for _, p := range s.partners[:n-1] {
+				if p.parsed.Load() {
+					from = from.With(p.chunks.Load())
+				}
+			}
 		}
+		s.partners = nil
 		var chunks *Chunks
 		s.root, s.isJSON, s.structure, chunks = parseChecked(s.data, s.maxNodes, from)
 		s.chunks.Store(chunks)
