@@ -177,6 +177,11 @@ func (s *jsonScanner) collection(kind yaml.Kind, closing byte) (*yaml.Node, bool
 	}
 }
 
+// shortEscapes are the one-letter escapes JSON and YAML's double-quoted
+// style both read, as they read them: not \/, which the YAML parser
+// refuses.
+var shortEscapes = map[byte]byte{'"': '"', '\\': '\\', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
 // str reads a string token, decoding its escapes as both JSON and YAML's
 // double-quoted style do.
 func (s *jsonScanner) str() (string, bool) {
@@ -203,33 +208,20 @@ func (s *jsonScanner) str() (string, bool) {
 				return "", false
 			}
 			s.pos++
-			switch e := s.data[s.pos]; e {
-			case '"', '\\': // not \/, which the YAML parser refuses
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				if s.pos+4 >= len(s.data) {
-					return "", false
-				}
-				r, err := strconv.ParseUint(string(s.data[s.pos+1:s.pos+5]), 16, 16)
-				if err != nil || utf16.IsSurrogate(rune(r)) {
-					return "", false
-				}
-				out = append(out, string(rune(r))...)
-				s.pos += 4
-			default:
+			if decoded, ok := shortEscapes[s.data[s.pos]]; ok {
+				out = append(out, decoded)
+				s.pos++
+				continue
+			}
+			if s.data[s.pos] != 'u' || s.pos+4 >= len(s.data) {
 				return "", false
 			}
-			s.pos++
+			r, err := strconv.ParseUint(string(s.data[s.pos+1:s.pos+5]), 16, 16)
+			if err != nil || utf16.IsSurrogate(rune(r)) {
+				return "", false
+			}
+			out = append(out, string(rune(r))...)
+			s.pos += 5
 			continue
 		}
 		if out != nil {

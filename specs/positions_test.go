@@ -2,15 +2,12 @@ package specs
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/internal/longtest"
+	"github.com/apiver/apiver/internal/fixtures"
 	"github.com/apiver/apiver/specs/prune"
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -75,35 +72,11 @@ func TestPositionTreeIsTheParse(t *testing.T) {
 			}
 		}
 	}
-	for _, dir := range []string{"../testdata", "../cmd/apiver/testdata", "testdata"} {
-		_ = filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
-			switch {
-			case err != nil || e.IsDir():
-			case strings.HasSuffix(path, ".txtar"):
-				if archive, err := txtar.ParseFile(path); err == nil {
-					for _, f := range archive.Files {
-						add(path+"/"+f.Name, f.Data)
-					}
-				}
-			case strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") || strings.HasSuffix(path, ".json"):
-				if data, err := os.ReadFile(path); err == nil {
-					add(path, data)
-				}
-			}
-			return nil
-		})
+	for name, data := range fixtures.Texts([]string{"../testdata", "../cmd/apiver/testdata", "testdata"}, ".yaml", ".yml", ".json") {
+		add(name, data)
 	}
-	if longtest.Enabled() {
-		if _, ok := corpus.Dir(); ok {
-			dir := corpus.Unpack(t, corpus.Names(t)...)
-			for _, name := range corpus.Names(t) {
-				data, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				add(name, data)
-			}
-		}
+	for name, data := range corpus.Texts(t) {
+		add(name, data)
 	}
 	scanned := 0
 	for name, data := range texts {

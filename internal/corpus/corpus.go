@@ -52,6 +52,26 @@ func Names(tb testing.TB) []string {
 	return names
 }
 
+// Texts reads every snapshot, by name, for a long test that holds a
+// property over all of them: none unless the long tests run and the corpus
+// is there.
+func Texts(tb testing.TB) map[string][]byte {
+	if _, ok := Dir(); !ok || !longtest.Enabled() {
+		return nil
+	}
+	names := Names(tb)
+	dir := Unpack(tb, names...)
+	texts := map[string][]byte{}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		texts[name] = data
+	}
+	return texts
+}
+
 // Unpack writes the named snapshots (or all, with none named), uncompressed,
 // into a temporary folder and returns it.
 func Unpack(tb testing.TB, names ...string) string {

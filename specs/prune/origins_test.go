@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/internal/longtest"
+	"github.com/apiver/apiver/internal/fixtures"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -86,36 +83,13 @@ x-top: {a: 1}
 func TestOriginsAreTheReadingsOfTheJSON(t *testing.T) {
 	t.Parallel()
 	texts := map[string]string{"origins": originsDoc}
-	// The fixtures' documents, in files and in archives.
-	for _, dir := range []string{"../../testdata", "../../cmd/apiver/testdata"} {
-		_ = filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
-			switch {
-			case err != nil || e.IsDir():
-			case strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml"):
-				if data, err := os.ReadFile(path); err == nil {
-					texts[path] = string(data)
-				}
-			case strings.HasSuffix(path, ".txtar"):
-				if archive, err := txtar.ParseFile(path); err == nil {
-					for _, f := range archive.Files {
-						texts[path+"/"+f.Name] = string(f.Data)
-					}
-				}
-			}
-			return nil
-		})
+	// The fixtures' documents, in files and in archives, and (long) the
+	// real snapshots.
+	for name, data := range fixtures.Texts([]string{"../../testdata", "../../cmd/apiver/testdata"}, ".yaml", ".yml") {
+		texts[name] = string(data)
 	}
-	if longtest.Enabled() {
-		if _, ok := corpus.Dir(); ok {
-			dir := corpus.Unpack(t, corpus.Names(t)...)
-			for _, name := range corpus.Names(t) {
-				data, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				texts[name] = string(data)
-			}
-		}
+	for name, data := range corpus.Texts(t) {
+		texts[name] = string(data)
 	}
 	written := 0
 	for name, text := range texts {
