@@ -31,6 +31,9 @@ type loaderJSON struct {
 	// dry only says whether the tree converts: a string, which always
 	// does, is not written.
 	dry bool
+	// expanding holds the aliased nodes being written: an alias inside
+	// what it names would expand for ever (the loader refuses it).
+	expanding map[*yaml.Node]bool
 }
 
 // value appends n's JSON; false when it cannot say exactly what the loader
@@ -51,10 +54,16 @@ func (c *loaderJSON) value(n *yaml.Node) bool {
 	case yaml.AliasNode:
 		// The loader's reading expands aliases; what an alias reaches may
 		// sit where the blank node is read otherwise.
+		if n.Alias == nil || c.expanding[n.Alias] {
+			return false
+		}
+		if c.expanding == nil {
+			c.expanding = map[*yaml.Node]bool{}
+		}
 		blank := c.blank
-		c.blank = nil
-		defer func() { c.blank = blank }()
-		return n.Alias != nil && c.value(n.Alias)
+		c.blank, c.expanding[n.Alias] = nil, true
+		defer func() { c.blank, c.expanding[n.Alias] = blank, false }()
+		return c.value(n.Alias)
 	case yaml.MappingNode:
 		return c.mapping(n)
 	case yaml.SequenceNode:
