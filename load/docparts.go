@@ -344,10 +344,20 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 
 	// The copies, loaded.
 	var diffed []*DocumentComparison
+	var copied int
 	for _, c := range p.Comparisons {
 		if texts[c] != nil {
 			diffed = append(diffed, c)
+			copied += len(texts[c][0].Text) + len(texts[c][1].Text)
 		}
+	}
+	if 4*copied < p.largestPair() {
+		// A pull request's copies are small next to the trees the plan
+		// read, which are garbage now: collected here, they are not the
+		// floor of the peak that the loads and the diff add to. (Larger
+		// copies' loads run the collector at the budget's limit anyway,
+		// and one more collection there only costs time.)
+		runtime.GC()
 	}
 	// A copy the known pair loaded from the same text is not loaded
 	// again (a fix's new document holds the text of the revision's newest,
@@ -623,6 +633,20 @@ func reducible(d *specs.VersionDocument) bool {
 	s := d.Source
 	s.Index()
 	return s.Structure() == nil && s.Indexed() != nil && s.Indexed().Why == ""
+}
+
+// largestPair is the size of the largest document of each set together:
+// as large as a comparison of two documents gets.
+func (p *DocumentPair) largestPair() int {
+	var total int
+	for _, set := range []*specs.DocumentSet{p.Base, p.Revision} {
+		var largest int64
+		for _, d := range set.Documents {
+			largest = max(largest, d.Source.Size())
+		}
+		total += int(largest)
+	}
+	return total
 }
 
 // documents are the comparison's documents, base first.
