@@ -351,7 +351,7 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 			copied += len(texts[c][0].Text) + len(texts[c][1].Text)
 		}
 	}
-	if 4*copied < p.largestPair() {
+	if smallCopies(copied, p.largestPair()) {
 		// A pull request's copies are small next to the trees the plan
 		// read, which are garbage now: collected here, they are not the
 		// floor of the peak that the loads and the diff add to. (Larger
@@ -637,14 +637,14 @@ func reducible(d *specs.VersionDocument) bool {
 
 // largestPair is the size of the largest document of each set together:
 // as large as a comparison of two documents gets.
-func (p *DocumentPair) largestPair() int {
-	var total int
+func (p *DocumentPair) largestPair() int64 {
+	var total int64
 	for _, set := range []*specs.DocumentSet{p.Base, p.Revision} {
 		var largest int64
 		for _, d := range set.Documents {
 			largest = max(largest, d.Source.Size())
 		}
-		total += int(largest)
+		total += largest
 	}
 	return total
 }
