@@ -26,9 +26,13 @@ type outline struct {
 	// lines are where each operation ("METHOD /path") starts, as the
 	// loader gives it (0 in JSON).
 	lines map[string]int
-	// document is its prune DocumentSignature.
-	document digest
-	json     bool
+	// document is its prune DocumentSignature, webhooks its
+	// WebhooksSignature.
+	document, webhooks digest
+	json               bool
+	// outbound says it may hold operations outside its paths (webhooks,
+	// callbacks), which ops leave out: its operations are read from it.
+	outbound bool
 	sunset   civil.Date
 	retired  bool
 }
@@ -79,7 +83,7 @@ func (st *states) outlineTree(d *specs.VersionDocument, placed bool) (ok bool) {
 		return false
 	}
 	doc := s.Indexed()
-	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: doc.DocumentSignature(), json: doc.JSON()}
+	o := &outline{sigs: map[string]digest{}, lines: map[string]int{}, document: doc.DocumentSignature(), webhooks: doc.WebhooksSignature(), json: doc.JSON(), outbound: doc.Outbound()}
 	for _, name := range doc.OperationNames() {
 		method, path, _ := strings.Cut(name, " ")
 		if !s.Paths().Keep(path) {
@@ -135,6 +139,9 @@ func (st *states) addViews(d *specs.VersionDocument, views map[digest]*versions.
 // every operation found one.
 func (st *states) borrow(d *specs.VersionDocument, views map[digest]*versions.Operation) bool {
 	o := st.of(d).outline
+	if o.outbound {
+		return false
+	}
 	// Named once: a name is made anew at each call, and a sort compares
 	// each many times.
 	type named struct {
@@ -273,7 +280,9 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 					c.DiffDocument = true
 				}
 			}
-			c.Diff = len(own) > 0 || c.DiffDocument
+			// Webhooks are no operations of the outline: where they may
+			// differ, the comparison diffs its own (its copies hold them).
+			c.Diff = len(own) > 0 || c.DiffDocument || b.webhooks != r.webhooks
 			if opts.Note != nil {
 				opts.Note(fmt.Sprintf("%s, %s: %d operations changed, %d of them diffed in another comparison", c.Base.Path(), c.Revision.Path(), len(own)+len(c.Covered), len(c.Covered)))
 			}

@@ -603,10 +603,10 @@ func insideDir(dir, p string) bool {
 // (a pre-release one for a pre-release document, or for an operation marked
 // draft, alpha or beta there; a Retired one where the document or the
 // operation is marked sunset), and is named and written as the newest of
-// them has it. A document is deprecated by the next released document,
+// them has it (a callback's under its operation, a webhook's as one). A document is deprecated by the next released document,
 // whether or not it holds the operation; in a resource tree, by the next
 // released version of the operation in its resource: the ones it does not
-// declare carry forward. Sorted by path and method.
+// declare carry forward. Sorted as versions.Operations sorts them.
 func (s *DocumentSet) Operations() []*versions.Operation {
 	byKey := map[string]*versions.Operation{}
 	var keys []string
@@ -626,7 +626,8 @@ func (s *DocumentSet) Operations() []*versions.Operation {
 				byKey[op.Key()] = merged
 				keys = append(keys, op.Key())
 			}
-			merged.Method, merged.Path, merged.Op = op.Method, op.Path, op.Op
+			merged.Method, merged.Path, merged.Op, merged.Item = op.Method, op.Path, op.Op, op.Item
+			merged.Direction, merged.Via, merged.Callback = op.Direction, op.Via, op.Callback
 			v := versions.Version{Name: d.Version, Date: d.Date, PreRelease: d.PreRelease || op.Unstable(), Stability: documentStability(d, op), Retired: d.Retired || versions.Retired(op.Op.Extensions), View: op.Unversioned, Document: in, Line: d.lines[op.Name()]}
 			if v.PreRelease {
 				merged.PreRelease = append(merged.PreRelease, v)
@@ -649,9 +650,8 @@ func (s *DocumentSet) Operations() []*versions.Operation {
 		}
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(a, b *versions.Operation) int {
-		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
-	})
+	// Each callback after its operation, as versions.Operations lists them.
+	slices.SortFunc(ops, func(a, b *versions.Operation) int { return versions.CompareOperationNames(a.Name(), b.Name()) })
 	return ops
 }
 

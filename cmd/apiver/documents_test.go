@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -202,4 +204,142 @@ func TestResourcePipelinesAgree(t *testing.T) {
 		agree(t, "example tree", []string{verb, "--format", "json", "--date", "2024-06-01", base, revision})
 	}
 	agree(t, "example tree history", []string{"changelog", "build", revision})
+}
+
+// TestDocumentWebhooksAndCallbacks: the operations of a version document
+// outside its paths (webhooks, and callbacks under its operations) are
+// judged and listed at every version as those under paths are, by both
+// pipelines alike: a webhook's in-place change fails the check, in the
+// newest document or an older one, and so do a change of a component only
+// a webhook reads (the same in two documents) and a webhook dropped from a
+// released document.
+func TestDocumentWebhooksAndCallbacks(t *testing.T) {
+	fastPipelineOnly(t)
+	const webhook = `openapi: 3.1.0
+info: {title: Items, version: "1.0"}
+paths: {}
+components:
+  schemas:
+    Item:
+      type: object
+      properties:
+        size: {type: integer}
+webhooks:
+  itemCreated:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                id: {type: string}
+                item: {$ref: '#/components/schemas/Item'}
+      responses:
+        '200': {description: OK}
+`
+	const callback = `openapi: 3.1.0
+info: {title: Items, version: "1.0"}
+paths:
+  /items:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {callbackUrl: {type: string}}}
+      responses:
+        '202': {description: Accepted}
+      callbacks:
+        itemReady:
+          '{$request.body#/callbackUrl}':
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {type: object, properties: {id: {type: string}}}
+              responses:
+                '200': {description: Received}
+`
+	const older, newer = "api.2024-01-01.yaml", "api.2024-02-01.yaml"
+	replace := func(text, old, new string) string {
+		if !strings.Contains(text, old) {
+			t.Fatalf("%q is not in the document", old)
+		}
+		return strings.Replace(text, old, new, 1)
+	}
+	cases := []struct {
+		name      string
+		base      string
+		revision  map[string]string // the revision's documents, the base's both when absent
+		operation string            // the operation the error is at, "" for a pass
+		rule      string
+	}{
+		{"webhook changed in the newest document", webhook, map[string]string{newer: replace(webhook, "id: {type: string}", "id: {type: integer}")}, "POST webhook:itemCreated", "breaking-change-without-new-version"},
+		{"webhook changed in an older document", webhook, map[string]string{older: replace(webhook, "id: {type: string}", "id: {type: integer}")}, "POST webhook:itemCreated", "breaking-change-without-new-version"},
+		{"component only a webhook reads, changed in both", webhook, map[string]string{
+			older: replace(webhook, "size: {type: integer}", "size: {type: string}"),
+			newer: replace(webhook, "size: {type: integer}", "size: {type: string}")}, "POST webhook:itemCreated", "breaking-change-without-new-version"},
+		{"webhook dropped from a released document", webhook, map[string]string{newer: webhook[:strings.Index(webhook, "webhooks:")]}, "POST webhook:itemCreated", "version-removed-before-sunset"},
+		{"callback changed in the newest document", callback, map[string]string{newer: replace(callback, "id: {type: string}", "id: {type: integer}")}, "POST /items callback itemReady {$request.body#/callbackUrl} POST", "breaking-change-without-new-version"},
+		{"callback unchanged", callback, nil, "", ""},
+	}
+	t.Chdir(t.TempDir())
+	write := func(dir string, docs map[string]string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range docs {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i, c := range cases {
+		base, revision := filepath.Join(fmt.Sprint(i), "base"), filepath.Join(fmt.Sprint(i), "revision")
+		write(base, map[string]string{older: c.base, newer: c.base})
+		write(revision, map[string]string{older: c.base, newer: c.base})
+		write(revision, c.revision)
+		for _, verb := range []string{"check", "diff"} {
+			agree(t, c.name, []string{verb, "--format", "json", "--revision-date", "2024-03-01", base, revision})
+		}
+		var errs []string
+		for _, f := range checkFindings(t, []string{"check", "--format", "json", "--revision-date", "2024-03-01", base, revision}) {
+			if f.Severity == "error" {
+				errs = append(errs, f.Operation+" "+f.Rule)
+			}
+		}
+		var want []string
+		if c.operation != "" {
+			want = []string{c.operation + " " + c.rule}
+		}
+		if !slices.Equal(slices.Compact(slices.Sorted(slices.Values(errs))), want) {
+			t.Errorf("%s: errors %q, want %q", c.name, errs, want)
+		}
+		// Every document holds the operations, at its version.
+		versions := []string{"versions", "--format", "json", "--date", "2024-03-01", base}
+		fast := runPipeline(false, versions)
+		t.Setenv(load.FullPipelineEnv, "1")
+		full := runPipeline(false, versions)
+		t.Setenv(load.FullPipelineEnv, "")
+		if fast.String() != full.String() || fast.code != exitPass {
+			t.Errorf("%s: apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", c.name, strings.Join(versions, " "), fast, full)
+		}
+		var listed struct {
+			Versions []struct {
+				Operation, Version string
+			}
+		}
+		if err := json.Unmarshal([]byte(fast.stdout), &listed); err != nil {
+			t.Fatal(err)
+		}
+		at := map[string]int{}
+		for _, v := range listed.Versions {
+			at[v.Operation]++
+		}
+		for op, n := range at {
+			if n != 2 {
+				t.Errorf("%s: %s is listed at %d versions, want 2 (one a document)", c.name, op, n)
+			}
+		}
+	}
 }

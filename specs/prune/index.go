@@ -18,6 +18,9 @@ type Doc struct {
 	json bool
 	// Why is set when the document is not reduced: it is loaded whole.
 	Why string
+	// outbound says a mapping of the document has a callbacks or webhooks
+	// key: it may hold operations outside its paths.
+	outbound bool
 	// openapi31: $ref siblings are schemas to kin-openapi.
 	global hashValue
 	ops    map[string]*unit // "method path", as written
@@ -186,6 +189,9 @@ func (d *Doc) check(root *yaml.Node) string {
 				}
 				if keys != nil {
 					keys[k.Value] = true
+				}
+				if k.Value == "callbacks" || k.Value == "webhooks" {
+					d.outbound = true
 				}
 			}
 		}

@@ -283,6 +283,24 @@ func (d *Doc) DocumentSignature() [2]uint64 {
 	return hashOf(0, "document", "", d.named(sortedKeys(d.comps), d.global))
 }
 
+// Outbound reports whether d may hold operations outside its paths
+// (OperationNames): a mapping of it has a callbacks or webhooks key, read
+// as the loader reads it or not.
+func (d *Doc) Outbound() bool { return d.outbound }
+
+// WebhooksSignature is a hash of d's webhooks with all they may reach (the
+// document's components and what every operation reads, by name and
+// value); zero when d has none. The operations of a document are those of
+// its paths: a comparison of two documents whose webhooks may differ diffs
+// them itself.
+func (d *Doc) WebhooksSignature() [2]uint64 {
+	webhooks := mapValue(d.root, "webhooks")
+	if webhooks == nil {
+		return [2]uint64{}
+	}
+	return hashOf(0, "webhooks", "", d.named(sortedKeys(d.comps), d.global, d.hash(webhooks, documentShape.child("webhooks"))))
+}
+
 // named are the hashes of first, then of each component of names with its
 // name (a zero hash for one d does not have).
 func (d *Doc) named(names []string, first ...hashValue) []hashValue {
