@@ -231,7 +231,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			change.Operation, change.Version = p.Operation, p.Version
 			change.Message = names.restore(change.Message, p.Version)
 			if d := p.direction(); d.Outbound() {
-				if change, ok = j.outboundChange(change, d, p.Kind); !ok {
+				if change, ok = j.outboundChange(change, d, p); !ok {
 					continue
 				}
 			}

@@ -127,21 +127,25 @@ func outboundMessage(message string, d versions.Direction) string {
 	return strings.ReplaceAll(message, "PAYLOAD", payload)
 }
 
-// outboundChange is a change of a turned operation as the consumer sees
-// it. A webhook added or removed whole is oasdiff's webhook-added or
-// webhook-removed, at its level, as oasdiff reports one between two
-// documents; false when that level is off.
-func (j judge) outboundChange(c Change, d versions.Direction, kind Kind) (Change, bool) {
+// outboundChange is a change of a turned operation, of pair p, as the
+// consumer sees it. A webhook added or removed whole is oasdiff's
+// webhook-added or webhook-removed, at its level, as oasdiff reports one
+// between two documents; false when that level is off. A version added
+// to an operation that has others, or removed while others stay, is
+// named as for any operation (judge.scope).
+func (j judge) outboundChange(c Change, d versions.Direction, p pairing) (Change, bool) {
+	added := p.Kind == Added && !p.existing && c.ID == endpointAdded
+	removed := p.Kind == Removed && p.remains == nothing && strings.HasPrefix(c.ID, "api-path-removed-")
 	id := ""
 	switch {
-	case d == versions.Webhook && kind == Added && c.ID == endpointAdded:
+	case d == versions.Webhook && added:
 		id = checker.WebhookAddedId
-	case d == versions.Webhook && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
+	case d == versions.Webhook && removed:
 		id = checker.WebhookRemovedId
-	case d == versions.Callback && kind == Added && c.ID == endpointAdded:
+	case d == versions.Callback && added:
 		c.Message = "callback added"
 		return c, true
-	case d == versions.Callback && kind == Removed && strings.HasPrefix(c.ID, "api-path-removed-"):
+	case d == versions.Callback && removed:
 		c.Message = "callback removed"
 		return c, true
 	default:
