@@ -57,7 +57,8 @@ type Report struct {
 }
 
 // Counts counts findings by severity; exempted ones and those already true
-// of the base are counted apart.
+// of the base are counted apart, unless FailOnPreexisting judges the latter
+// as any other.
 type Counts struct {
 	Errors      int `json:"errors"`
 	Warnings    int `json:"warnings"`
@@ -70,7 +71,7 @@ type Counts struct {
 func (r *Report) Counts() Counts {
 	var c Counts
 	for _, f := range r.Findings {
-		c.add(f.Exempted, f.Preexisting, f.Severity)
+		c.add(f.Exempted, f.Preexisting && !r.FailOnPreexisting, f.Severity)
 	}
 	return c
 }

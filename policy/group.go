@@ -106,11 +106,11 @@ func NewAnchor(base, revision *specs.Snapshot, revisionOps []*versions.Operation
 	}
 }
 
-// CountGroups tallies groups as Counts tallies findings.
-func CountGroups(groups []Group) Counts {
+// CountGroups tallies the report's groups as Counts tallies its findings.
+func (r *Report) CountGroups(groups []Group) Counts {
 	var c Counts
 	for _, g := range groups {
-		c.add(g.Exempted, g.Preexisting, g.Severity)
+		c.add(g.Exempted, g.Preexisting && !r.FailOnPreexisting, g.Severity)
 	}
 	return c
 }

@@ -78,7 +78,7 @@ func TestGroups(t *testing.T) {
 	if moved := r.Groups(nil); moved[0].ID != groups[0].ID {
 		t.Errorf("moving lines changed the id")
 	}
-	if c := CountGroups(groups); c != (Counts{Errors: 6, Warnings: 1}) {
+	if c := r.CountGroups(groups); c != (Counts{Errors: 6, Warnings: 1}) {
 		t.Errorf("counts %+v", c)
 	}
 }

@@ -35,7 +35,7 @@ func checkText(w io.Writer, res CheckResult) error {
 		switch {
 		case res.groupFails(g):
 			failing = append(failing, g)
-		case g.Preexisting && !g.Exempted:
+		case g.Preexisting && !g.Exempted && !res.Report.FailOnPreexisting:
 			// One line below, not a block each.
 		default:
 			others = append(others, g)
@@ -201,7 +201,7 @@ func checkJSON(w io.Writer, res CheckResult) error {
 		Groups   []jsonGroup   `json:"groups"`
 		Summary  checkSummary  `json:"summary"`
 		Fix      *jsonFix      `json:"fix,omitempty"`
-	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), policy.CountGroups(groups), r.Allowed}, offer})
+	}{r.Date.String(), findings, out, checkSummary{c.Errors, c.Warnings, c.Infos, c.Exempted, c.Preexisting, verdictWord(r, res.FailOn), r.CountGroups(groups), r.Allowed}, offer})
 }
 
 // The markdown tables share a budget of characters, so that a report with
@@ -228,7 +228,7 @@ func checkMarkdown(w io.Writer, res CheckResult) error {
 	var errs, warns, exemptedGroups []policy.Group
 	for _, g := range groups {
 		switch {
-		case g.Preexisting && !g.Exempted && !res.groupFails(g):
+		case g.Preexisting && !g.Exempted && !res.Report.FailOnPreexisting:
 			// One line at the end.
 		case g.Exempted:
 			exemptedGroups = append(exemptedGroups, g)

@@ -165,7 +165,7 @@ func Verdict(r *policy.Report, groups []policy.Group, failOn policy.Severity) st
 			exempted++
 			continue
 		}
-		if g.Preexisting {
+		if g.Preexisting && !r.FailOnPreexisting {
 			continue
 		}
 		count[g.Severity]++
@@ -204,12 +204,13 @@ func (res CheckResult) groupFails(g policy.Group) bool {
 	return !g.Exempted && (!g.Preexisting || res.Report.FailOnPreexisting) && g.Severity.Rank() <= res.FailOn.Rank()
 }
 
-// preexisting are the root changes already true of the base that do not
-// fail the check: the report names them in one short section.
+// preexisting are the root changes already true of the base, which do not
+// fail the check: the report names them in one short section. Under
+// FailOnPreexisting they are judged, and listed, as any other.
 func (res CheckResult) preexisting() []policy.Group {
 	var out []policy.Group
 	for _, g := range res.groups() {
-		if g.Preexisting && !res.groupFails(g) && !g.Exempted {
+		if g.Preexisting && !res.Report.FailOnPreexisting && !g.Exempted {
 			out = append(out, g)
 		}
 	}
