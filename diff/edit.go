@@ -26,7 +26,10 @@ type Edit struct {
 	Value string
 	// Property is the changed property's own name, "" when the message
 	// names none: only changes of a property are made to sibling schemas.
-	Property string
+	// Parameter says it names a parameter instead, which no sibling schema
+	// has.
+	Property  string
+	Parameter bool
 	// Place is the path of the changed property without the property's
 	// own name: it tells sibling schemas apart. "" for a property at the
 	// top of a body and for changes of no property.
@@ -50,6 +53,7 @@ func EditOf(id, message string) Edit {
 	}
 	if t.Target >= 0 {
 		e.Place, e.Property = splitProperty(args[t.Target])
+		e.Parameter = t.Parameter
 	}
 	e.Key = RootMessage(t.message(args, rest))
 	return e

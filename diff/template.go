@@ -16,7 +16,9 @@ type Template struct {
 	// Parts is the literal text around the arguments: len(args)+1.
 	Parts                 []string
 	Status, Value, Target int
-	re                    *regexp.Regexp
+	// Parameter says the Target is a parameter, not a schema's property.
+	Parameter bool
+	re        *regexp.Regexp
 }
 
 var (
@@ -71,6 +73,7 @@ func newTemplate(pattern string) *Template {
 			strings.HasPrefix(after, " response write-only property") || strings.HasPrefix(after, " response's property") ||
 			strings.HasPrefix(after, " request parameter")):
 			t.Target = i
+			t.Parameter = strings.HasSuffix(before, "parameter ") || strings.HasPrefix(after, " request parameter")
 		}
 	}
 	return t

@@ -267,11 +267,11 @@ func (r grouping) editPart(key string, members []int) diff.EditPart {
 }
 
 // ofSchemas reports whether findings change a property or an enum: an
-// edit that sibling schemas may share. Others (a header, a response)
-// stay at their place.
+// edit that sibling schemas may share. Others (a parameter, a header, a
+// response) stay at their place.
 func (r grouping) ofSchemas(members []int) bool {
 	for _, i := range members {
-		if e := r.edits[i]; e.Property == "" && e.Value == "" {
+		if e := r.edits[i]; (e.Property == "" || e.Parameter) && e.Value == "" {
 			return false
 		}
 	}

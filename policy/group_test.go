@@ -148,3 +148,29 @@ func TestGroupsGatherEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsParametersStayAtTheirPlace: a parameter is no sibling schema's
+// property. Two made required, each in its own operation, are two root
+// changes at their lines; a shared component's, reached by two operations,
+// is one.
+func TestGroupsParametersStayAtTheirPlace(t *testing.T) {
+	t.Parallel()
+	f := func(op string, line int) Finding {
+		return Finding{Rule: BreakingChangeWithoutNewVersion, Severity: Error, Operation: op, Version: "2023-01-01", Change: "request-parameter-became-required",
+			Message: "the `query` request parameter `dry` became required", Location: &diff.Location{File: "api.yaml", Line: line}}
+	}
+	r := &Report{Findings: []Finding{f("GET /p", 90), f("GET /q", 95), f("GET /r", 99), f("GET /s", 99)}}
+	got := map[int][]int{}
+	for _, g := range r.Groups(nil) {
+		got[g.Location.Line] = g.Members
+	}
+	want := map[int][]int{90: {0}, 95: {1}, 99: {2, 3}}
+	if len(got) != len(want) {
+		t.Fatalf("groups at lines %v, want %v", got, want)
+	}
+	for line, members := range want {
+		if !slices.Equal(got[line], members) {
+			t.Errorf("line %d: members %v, want %v", line, got[line], members)
+		}
+	}
+}
