@@ -45,7 +45,15 @@ func fixDocuments(opts *fixOptions, cmp *pipeline.Comparison, version civil.Date
 		if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 			return err
 		}
-	} else {
+	}
+	// With -o, each document is written at its place in that folder.
+	written := func(path string) string {
+		if opts.outPath == "" || opts.unified {
+			return path
+		}
+		return filepath.Join(opts.outPath, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, revision.Path), "/")))
+	}
+	if !opts.unified {
 		files, root := res.Files, revision.Path
 		switch {
 		case opts.outPath != "":
@@ -58,8 +66,7 @@ func fixDocuments(opts *fixOptions, cmp *pipeline.Comparison, version civil.Date
 			}
 			files, root = map[string][]byte{}, opts.outPath
 			for _, d := range set.Documents {
-				rel := strings.TrimPrefix(strings.TrimPrefix(d.Path(), revision.Path), "/")
-				files[filepath.Join(opts.outPath, filepath.FromSlash(rel))] = d.Source.Data()
+				files[written(d.Path())] = d.Source.Data()
 			}
 		case revision.Ref != "":
 			return &usageError{fmt.Errorf("%s is read from git: write the fixed documents with -o FOLDER, or print them with --diff", opts.revisionPath)}
@@ -69,7 +76,7 @@ func fixDocuments(opts *fixOptions, cmp *pipeline.Comparison, version civil.Date
 		}
 	}
 	for _, r := range res.Restored {
-		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", r.Version, res.New, escape.Text(r.NewPath))
+		fmt.Fprintf(opts.stderr, "apiver: document %s restored from the base; its changes are in document %s (%s)\n", r.Version, res.New, escape.Text(written(r.NewPath)))
 	}
 	return notFixable(opts.stderr, left)
 }

@@ -155,6 +155,10 @@ func TestFixOutputFolderLayouts(t *testing.T) {
 			if check := runPipeline(false, []string{"check", base, out}); check.code != exitPass {
 				t.Errorf("%s: check of what fix -o %s wrote: %s", layout.name, out, check)
 			}
+			// stderr names the new document where it was written.
+			if want := "(" + filepath.Join(out, filepath.FromSlash(layout.newFile)) + ")"; !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: fix -o %s says\n%s\nwant it to name %s", layout.name, out, r.stderr, want)
+			}
 		}
 	}
 }
