@@ -146,7 +146,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 			entries = append(entries, preReleaseDeprecations(res, p, clock)...)
 			if p.Predecessor != "" && p.Kind == diff.Bump {
 				sunset := stable.From(versionDate(revision, p.Version))
-				if declared := documentSunset(res, p); declared.After(sunset) {
+				if declared := declaredSunset(res, p); declared.After(sunset) {
 					sunset = declared
 				}
 				entries = append(entries, Entry{
@@ -160,7 +160,7 @@ func releaseOf(base, revision *specs.Snapshot, res *diff.Result, cfg policy.Conf
 			entries = append(entries, Entry{Operation: p.Operation, Version: p.Version, ID: VersionRemoved, Breaking: true,
 				Text: fmt.Sprintf("Removed in version %s; version %s still has it", p.Version, p.Predecessor)})
 			sunset := stable.From(versionDate(revision, p.Version))
-			if declared := documentSunset(res, &diff.Pair{Operation: p.Operation, Predecessor: p.Predecessor}); declared.After(sunset) {
+			if declared := declaredSunset(res, &diff.Pair{Operation: p.Operation, Predecessor: p.Predecessor}); declared.After(sunset) {
 				sunset = declared
 			}
 			entries = append(entries, Entry{
@@ -235,16 +235,14 @@ func periodOf(res *diff.Result, p *diff.Pair, periods policy.Periods) policy.Per
 	return periods[policy.LevelStable]
 }
 
-// documentSunset is, for a version document's bump, the sunset its
-// predecessor's document declares (info.x-sunset, or the operation's
-// x-sunset there); zero for media types, whose bump's sunset is the end
-// of the period.
-func documentSunset(res *diff.Result, p *diff.Pair) civil.Date {
-	if !res.ByDocument {
-		return civil.Date{}
-	}
+// declaredSunset is the sunset the revision declares for a bump's
+// predecessor: for a version document, its document's (info.x-sunset, or
+// the operation's x-sunset there); for media types, an x-sunset on the
+// predecessor's media types, where the revision still has it. Zero when
+// it declares none: the sunset is then the end of the period.
+func declaredSunset(res *diff.Result, p *diff.Pair) civil.Date {
 	op := operationWhere(res.Revision, func(op *versions.Operation) bool { return op.Name() == p.Operation })
-	if op == nil {
+	if op == nil || !res.ByDocument && op.Version(p.Predecessor) == nil {
 		return civil.Date{}
 	}
 	return op.Sunset(p.Predecessor)
