@@ -167,6 +167,15 @@ func documentSeries(n int, read func(i int, tree bool) (*specs.DocumentSet, erro
 	// Consecutive snapshots share most of their documents' parts: each is
 	// read once.
 	pairOpts.Validator = prune.NewValidator()
+	if n == 1 {
+		// One snapshot is a history of one release, read and checked as
+		// any other.
+		set, err := read(0, false)
+		if err != nil {
+			return err
+		}
+		return load.LoadDocumentSet(set, pairOpts)
+	}
 	for i := range n {
 		if opts.Progress != nil {
 			opts.Progress()
