@@ -287,6 +287,11 @@ of SNAPSHOT at the same path under NEW_PREFIX.`,
 			if to == "" || (from == "") == (legacyPath == "") {
 				return fmt.Errorf("migrate needs --to and exactly one of --from or --legacy")
 			}
+			for _, v := range []struct{ flag, value string }{{"--from", from}, {"--to", to}} {
+				if err := checkVersionName(v.flag, v.value); err != nil {
+					return err
+				}
+			}
 			oldPrefix, newPrefix, ok := strings.Cut(mapping, "=")
 			if legacyPath != "" && (!ok || oldPrefix == "" || newPrefix == "") {
 				return fmt.Errorf("--map %q: want OLD_PREFIX=NEW_PREFIX, such as /api/example/v1.0=/api/example/v2", mapping)
@@ -344,4 +349,20 @@ func readOrNewHistory(t *outfile.Target) (h *changelog.History, created bool, er
 	}
 	h, err = changelog.Read(t.Path)
 	return h, false, err
+}
+
+// checkVersionName refuses a version that does not start with a real
+// date, YYYY-MM-DD (a pre-release's suffix may follow): no version has
+// such a name. Empty is no version given.
+func checkVersionName(flag, value string) error {
+	if value == "" {
+		return nil
+	}
+	if len(value) < len("2006-01-02") {
+		return fmt.Errorf("%s %q: not a version (want YYYY-MM-DD)", flag, value)
+	}
+	if _, err := parseDate(flag, value[:len("2006-01-02")]); err != nil {
+		return fmt.Errorf("%s %q: not a version (want YYYY-MM-DD, a real date)", flag, value)
+	}
+	return nil
 }

@@ -119,6 +119,10 @@ func TestUsageErrors(t *testing.T) {
 		// Bad input is one line, without the usage.
 		{[]string{"versions", "missing-2024-01-01.yaml"}, []string{
 			"apiver: missing-2024-01-01.yaml: no such file"}},
+		{[]string{"changelog", "migrate", "a.yaml", "--from", "2023-02-30", "--to", "2023-02-01"}, []string{
+			`apiver: --from "2023-02-30": not a version (want YYYY-MM-DD, a real date)`}},
+		{[]string{"changelog", "migrate", "a.yaml", "--from", "2023-01-01", "--to", "v2"}, []string{
+			`apiver: --to "v2": not a version (want YYYY-MM-DD)`}},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runArgs(t, c.args...)
