@@ -218,8 +218,8 @@ func (p *DocumentPair) loadByParts(opts PairOptions) (done, whole bool, err erro
 	defer r.stop()
 	type sides struct {
 		base, revision digest
-		// A change found in JSON has no line, and one placed in JSON none
-		// either: the comparison that diffs reads the same kinds of text.
+		// A change is placed only in the kind of text (JSON or YAML) it
+		// was found in, whose nodes the places name alike.
 		baseJSON, revisionJSON bool
 	}
 	ops := map[sides]*DocumentComparison{}

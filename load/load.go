@@ -9,6 +9,7 @@ package load
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -139,8 +140,14 @@ func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFr
 	if err != nil {
 		return nil, specs.DescribeLoadError(path, data, err)
 	}
-	if reduced.Origins != nil {
-		reduced.Origins.Apply(doc, location.String())
+	origins := reduced.Origins
+	if origins == nil && json.Valid(text) {
+		// The loader reads JSON without origins: they are read here, so
+		// that a change in a JSON document has its line too.
+		origins = prune.TreeOrigins(specs.PositionTree(text))
+	}
+	if origins != nil {
+		origins.Apply(doc, location.String())
 	}
 	// Before the checks of the whole document, which see them too.
 	for _, sk := range reduced.Skeletons {

@@ -78,6 +78,44 @@ func componentRef(v *yaml.Node) bool {
 	return false
 }
 
+// TreeOrigins are the origins the loader's YAML reading would give a
+// text whose position tree is root (specs.PositionTree): where each key
+// and each scalar item of a sequence lies. The loader reads a JSON text
+// without origins; these locate what it read there. Nil when root is not
+// a mapping.
+func TreeOrigins(root *yaml.Node) *Origins {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
+	}
+	return &Origins{root: treeOrigins(root)}
+}
+
+// treeOrigins is the origin node of n, nil for a scalar.
+func treeOrigins(n *yaml.Node) *originNode {
+	at := func(n *yaml.Node) textPosition { return textPosition{int32(n.Line), int32(n.Column)} }
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := &originNode{mapping: true, entries: make([]originEntry, 0, len(n.Content)/2)}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			m.entries = append(m.entries, originEntry{name: k.Value, at: at(k), value: treeOrigins(n.Content[i+1])})
+		}
+		return m
+	case yaml.SequenceNode:
+		seq := &originNode{items: make([]originEntry, len(n.Content))}
+		for i, c := range n.Content {
+			if c.Kind == yaml.ScalarNode {
+				seq.items[i] = originEntry{name: c.Value, at: at(c)}
+			} else if v := treeOrigins(c); v != nil {
+				seq.items[i].value = v
+				seq.tree = seq.tree || v.itemTree()
+			}
+		}
+		return seq
+	}
+	return nil
+}
+
 // Apply sets on doc, loaded from the text the origins were written with,
 // the origins the loader's YAML reading of that text sets, in file (the
 // name the loader gives the document). The loader sets them before it

@@ -320,10 +320,9 @@ func (d *Doc) named(names []string, first ...hashValue) []hashValue {
 func (d *Doc) OperationNames() []string { return slices.Sorted(maps.Keys(d.ops)) }
 
 // OperationLine is the line of an operation's method key, as the loader
-// gives it: 0 when d does not have the operation, or is JSON, which the
-// loader reads without origins.
+// gives it: 0 when d does not have the operation.
 func (d *Doc) OperationLine(op string) int {
-	if u := d.ops[op]; u != nil && u.key != nil && !d.json {
+	if u := d.ops[op]; u != nil && u.key != nil {
 		return u.key.Line
 	}
 	return 0
