@@ -213,7 +213,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 		cfg.DeprecationMonths = 0
 	}
 	if err := cfg.validate(monthsDeclared); err != nil {
-		return Config{}, fmt.Errorf("%s: %s", name, err)
+		return Config{}, fmt.Errorf("%s: %s", name, atKeyLine(data, err.Error()))
 	}
 	for i, w := range cfg.Warnings {
 		cfg.Warnings[i] = name + ": " + w
@@ -313,6 +313,52 @@ var (
 
 // keyAt is the dotted path of the key whose scalar value sits on line, ""
 // when none does.
+// atKeyLine prefixes a refusal of a value with the line of the key it
+// starts with (deprecationMonths, sunset.beta), as the decoder's refusals
+// name theirs.
+func atKeyLine(data []byte, msg string) string {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+		return msg
+	}
+	n := root.Content[0]
+	var at *yaml.Node
+	for _, step := range keyStep.FindAllStringSubmatch(keyPath.FindString(msg), -1) {
+		at = nil
+		if n.Kind != yaml.MappingNode {
+			break
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == step[1] {
+				at, n = n.Content[i], n.Content[i+1]
+				break
+			}
+		}
+		if at != nil && step[2] != "" {
+			// An item of a list: the line it starts on.
+			i, _ := strconv.Atoi(step[2])
+			if n.Kind != yaml.SequenceNode || i >= len(n.Content) {
+				break
+			}
+			at, n = n.Content[i], n.Content[i]
+		}
+		if at == nil {
+			break
+		}
+	}
+	if at == nil {
+		return msg
+	}
+	return fmt.Sprintf("line %d: %s", at.Line, msg)
+}
+
+// keyPath is the key path a refusal of a value starts with (sunset.beta,
+// exemptions[0]), keyStep one step of it.
+var (
+	keyPath = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*(\[\d+\])?(\.[A-Za-z0-9_-]+(\[\d+\])?)*`)
+	keyStep = regexp.MustCompile(`([A-Za-z0-9_-]+)(?:\[(\d+)\])?`)
+)
+
 func keyAt(n *yaml.Node, line int, path string) string {
 	switch n.Kind {
 	case yaml.DocumentNode:

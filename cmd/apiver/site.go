@@ -51,6 +51,8 @@ The deprecations page counts days left from --date, else the date of
 	}
 	fs := cmd.Flags()
 	opts.register(fs)
+	// The site has a history, whose newest release dates it.
+	fs.Lookup("date").Usage = "the deprecations page's today (default: the --snapshot's date, else the newest release's date)"
 	fs.StringVarP(&opts.output, "output", "o", "", "folder to write the site to (required)")
 	fs.StringVar(&opts.title, "title", "API changelog", "the site's title")
 	fs.StringVar(&opts.baseURL, "base-url", "", "URL the site is published at, for absolute links and ids in the feed")
