@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cloud.google.com/go/civil"
 	"errors"
 	"fmt"
 	"io"
@@ -194,6 +195,16 @@ for REF:PATH, else today.`,
 					// A work-tree file without a date is released today.
 					revision.Date = pipeline.Today()
 				}
+			}
+			baseDate, baseName := civil.Date{}, args[0]
+			if documents {
+				baseDate = pair.Base.Date
+			} else {
+				baseDate = base.Date
+			}
+			if !baseDate.IsZero() && !revision.Date.After(baseDate) {
+				// As in a history built at once: each release after the one before.
+				return fmt.Errorf("%s (%s) is not after %s (%s): the revision is the newer release", args[1], revision.Date, baseName, baseDate)
 			}
 			if err := os.MkdirAll(filepath.Dir(target.Real), 0o755); err != nil {
 				return err
