@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/apiver/apiver/specs"
@@ -158,7 +158,7 @@ func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFr
 		item.SetOperation(sk.Method, sk.Op)
 	}
 	switch {
-	case strings.HasPrefix(doc.OpenAPI, "3."):
+	case supportedVersion.MatchString(doc.OpenAPI):
 		if err := checkPathTemplates(path, doc); err != nil {
 			return nil, err
 		}
@@ -174,6 +174,10 @@ func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFr
 		return nil, &specs.Error{File: path, Msg: fmt.Sprintf("OpenAPI %q is not supported: only 3.0 and 3.1 are", doc.OpenAPI)}
 	}
 }
+
+// supportedVersion is an OpenAPI 3.0 or 3.1 version: major.minor, then
+// perhaps the patch and a pre-release.
+var supportedVersion = regexp.MustCompile(`^3\.[01](\.\d+(-[0-9A-Za-z.-]+)?)?$`)
 
 // checkDuplicateParameters refuses a parameter list (a path item's or an
 // operation's) that names one parameter, by location and name, twice: the

@@ -350,6 +350,7 @@ func TestLoadSnapshot(t *testing.T) {
 		opts     specs.LoadOptions
 		wantDate civil.Date
 		wantOAS  string
+		wantErr  string // in the error; the document is refused
 	}{
 		{name: "date from file name", file: "example-2024-06-01.yaml", data: spectest.MinimalDoc, wantDate: civil.Date{Year: 2024, Month: 6, Day: 1}, wantOAS: "3.0.3"},
 		{name: "no date in file name", file: "example.yaml", data: spectest.MinimalDoc, wantOAS: "3.0.3"},
@@ -381,6 +382,9 @@ func TestLoadSnapshot(t *testing.T) {
 		{name: "json document", file: "example-2024-06-01.json", data: json, wantDate: civil.Date{Year: 2024, Month: 6, Day: 1}, wantOAS: "3.0.3"},
 		{name: "openapi 3.1", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.1.0", 1), wantOAS: "3.1.0"},
 		{name: "openapi 3.0 without patch", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "'3.0'", 1), wantOAS: "3.0"},
+		{name: "openapi 3.2", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.2.0", 1), wantErr: `OpenAPI "3.2.0" is not supported: only 3.0 and 3.1 are`},
+		{name: "openapi 3.0 and more", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.0.3 garbage", 1), wantErr: `OpenAPI "3.0.3 garbage" is not supported`},
+		{name: "openapi a number", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.0", 1), wantErr: `:1: openapi is a number where OpenAPI has a string`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -388,6 +392,12 @@ func TestLoadSnapshot(t *testing.T) {
 			dir := t.TempDir()
 			path := spectest.WriteFile(t, dir, tt.file, tt.data)
 			snap, err := load.Load(path, tt.opts)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load: %v, want an error holding %q", err, tt.wantErr)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}

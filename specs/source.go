@@ -9,6 +9,7 @@ package specs
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -299,7 +300,11 @@ func readProblem(err error) string {
 }
 
 var (
-	yamlLine      = regexp.MustCompile(`^yaml: line (\d+): `)
+	yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+	// typeMismatch is the decoder's refusal of a value of the wrong kind:
+	// the kind, the struct field (Response.description; none for the
+	// document itself) and the Go type wanted.
+	typeMismatch  = regexp.MustCompile(`cannot unmarshal (\w+) into (?:Go struct )?(?:field ([\w$.-]+)|value) of type ([^,]+)`)
 	unmarshalLine = regexp.MustCompile(`unmarshal errors:\s+line (\d+): ([^\n]*)`)
 )
 
@@ -343,6 +348,9 @@ func DescribeLoadError(path string, data []byte, err error) error {
 			}
 			return &Error{File: path, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
 		}
+	}
+	if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+		return wrongKind(path, data, m[1], m[2], m[3])
 	}
 	if strings.HasSuffix(msg, " not found") {
 		if line, what, ok := brokenLocalRef(data); ok {
@@ -494,4 +502,58 @@ func (s *Source) prepare() {
 			s.doc = prune.Index(root, s.isJSON)
 		}
 	})
+}
+
+// wrongKind describes the decoder's refusal of a value of the wrong kind
+// (kind, as JSON names it) at a struct field (Response.description, ""
+// for the whole document) that wants goType: the first key of that name
+// in data holding such a value gives the line.
+func wrongKind(path string, data []byte, kind, field, goType string) *Error {
+	words := map[string]string{"number": "a number", "string": "a string", "array": "a list", "object": "a mapping", "bool": "a boolean"}
+	what := cmp.Or(words[kind], kind)
+	if field == "" {
+		return &Error{File: path, Line: 1, Msg: fmt.Sprintf("not an OpenAPI document: its top level is %s, not a mapping", what)}
+	}
+	key := field[strings.LastIndex(field, ".")+1:]
+	line := 0
+	var find func(n *yaml.Node)
+	find = func(n *yaml.Node) {
+		for i := 0; line == 0 && i < len(n.Content); i++ {
+			if c := n.Content[i]; n.Kind == yaml.MappingNode && i%2 == 0 && c.Value == key && i+1 < len(n.Content) && nodeKind(n.Content[i+1]) == kind {
+				line = c.Line
+			} else {
+				find(c)
+			}
+		}
+	}
+	if root := ParseNode(data); root != nil {
+		find(root)
+	}
+	wants := cmp.Or(words[strings.TrimPrefix(goType, "*")], "a "+goType)
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		wants = "a list"
+	case strings.HasPrefix(goType, "map["):
+		wants = "a mapping"
+	}
+	return &Error{File: path, Line: line, Msg: fmt.Sprintf("%s is %s where OpenAPI has %s", key, what, wants)}
+}
+
+// nodeKind is the JSON kind of a parsed YAML value, as the decoder names
+// it.
+func nodeKind(n *yaml.Node) string {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return "object"
+	case n.Kind == yaml.SequenceNode:
+		return "array"
+	case n.Tag == "!!int" || n.Tag == "!!float":
+		return "number"
+	case n.Tag == "!!bool":
+		return "bool"
+	}
+	return "string"
 }

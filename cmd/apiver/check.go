@@ -243,10 +243,18 @@ func parseOutputs(values []string) ([]output, error) {
 		if !printer.ValidFormat(printer.CheckFormats, format) {
 			return nil, fmt.Errorf("--output %q: format %q: want one of %v", v, format, printer.CheckFormats)
 		}
-		if seen[path] {
+		// One file however it is spelled (./x, an absolute path, a link).
+		same := filepath.Clean(path)
+		if abs, err := filepath.Abs(same); err == nil {
+			same = abs
+		}
+		if real, err := filepath.EvalSymlinks(same); err == nil {
+			same = real
+		}
+		if seen[same] {
 			return nil, fmt.Errorf("--output %q: %s is named twice", v, path)
 		}
-		seen[path] = true
+		seen[same] = true
 		outputs = append(outputs, output{format, path})
 	}
 	return outputs, nil
