@@ -384,6 +384,8 @@ func TestLoadSnapshot(t *testing.T) {
 		{name: "openapi 3.0 without patch", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "'3.0'", 1), wantOAS: "3.0"},
 		{name: "openapi 3.2", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.2.0", 1), wantErr: `OpenAPI "3.2.0" is not supported: only 3.0 and 3.1 are`},
 		{name: "openapi 3.0 and more", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.0.3 garbage", 1), wantErr: `OpenAPI "3.0.3 garbage" is not supported`},
+		{name: "a key twice in JSON", file: "example.json", data: `{"openapi": "3.0.3", "info": {"title": "W", "version": "1"},
+"paths": {}, "paths": {}}`, wantErr: `:2: not valid: the key "paths" is given twice in one object (first at line 2)`},
 		{name: "openapi a number", file: "example.yaml", data: strings.Replace(spectest.MinimalDoc, "3.0.3", "3.0", 1), wantErr: `:1: openapi is a number where OpenAPI has a string`},
 	}
 	for _, tt := range tests {

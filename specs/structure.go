@@ -113,6 +113,11 @@ func parseChecked(data []byte, maxNodes int64, from *Chunks) (root *yaml.Node, i
 			return nil, true, &Error{Msg: why}, nil
 		}
 		root, isJSON = prune.JSONTree(data), true
+		// The YAML parser refuses a key given twice; the JSON reading
+		// would keep the last without a word.
+		if line, msg := duplicateKey(root); msg != "" {
+			return nil, true, &Error{Line: line, Msg: msg}, nil
+		}
 	} else if deepJSON(data) {
 		return nil, true, &Error{Msg: tooDeepMsg}, nil
 	} else {
@@ -266,4 +271,28 @@ func measure(root *yaml.Node, budget, maxNodes int64) (m measured) {
 	}
 	walk(root, 1)
 	return m
+}
+
+// duplicateKey finds a key given twice in one mapping of a JSON tree: its
+// second line and what to say; "" when there is none.
+func duplicateKey(n *yaml.Node) (int, string) {
+	if n == nil {
+		return 0, ""
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if first, ok := seen[k.Value]; ok {
+				return k.Line, fmt.Sprintf("not valid: the key %q is given twice in one object (first at line %d)", k.Value, first)
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if line, msg := duplicateKey(c); msg != "" {
+			return line, msg
+		}
+	}
+	return 0, ""
 }
