@@ -113,6 +113,9 @@ func Parse(data []byte) (*History, error) {
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, &syntaxError{line: jsonline.Of(data, err), err: fmt.Errorf("not a changelog (a JSON array of releases): %w", err)}
 	}
+	if raws == nil {
+		return nil, errors.New("not a changelog (a JSON array of releases): null")
+	}
 	h := &History{}
 	seen := map[string]bool{}
 	for i, raw := range raws {
@@ -132,6 +135,12 @@ func Parse(data []byte) (*History, error) {
 		var changes []json.RawMessage
 		if err := json.Unmarshal(head.Changes, &changes); err != nil {
 			return nil, fmt.Errorf("release %s: changes is not an array", head.Date)
+		}
+		// Read as render and site read it: a history that they refuse is
+		// not one to add a release to.
+		var release Release
+		if err := json.Unmarshal(raw, &release); err != nil {
+			return nil, fmt.Errorf("release %s: %w", head.Date, err)
 		}
 		seen[head.Date] = true
 		h.releases = append(h.releases, storedRelease{date: head.Date, raw: raw})
