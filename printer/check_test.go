@@ -619,3 +619,18 @@ func TestEveryFormatOffersTheFix(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubActionsShowsSpecLineBreaks: a line break in an operation's
+// path or an exemption's reason is the spec's or the config's, shown as \n
+// as the text format shows it; only the annotation's own parts are joined
+// by %0A.
+func TestGitHubActionsShowsSpecLineBreaks(t *testing.T) {
+	t.Parallel()
+	r := &policy.Report{Findings: []policy.Finding{{Rule: policy.BreakingChangeWithoutNewVersion, Severity: policy.Error, Operation: "GET /a\n::error::x", Version: "2023-01-01",
+		Message: "m", Exempted: true, Exemption: &policy.Exemption{Reason: "r\n::error::y", Expires: civil.Date{Year: 2030, Month: 1, Day: 1}},
+		Location: &diff.Location{File: "a.yaml", Line: 3}}}}
+	out := render(t, "githubactions", printer.CheckResult{Report: r, FailOn: policy.Error})
+	if want := `::m%0AIn GET /a\n::error::x@2023-01-01%0AExempted until 2030-01-01: r\n::error::y` + "\n"; !strings.Contains(out, want) {
+		t.Errorf("got %q, want it to hold %q", out, want)
+	}
+}
