@@ -84,6 +84,21 @@ func fixRun(opts *fixOptions) error {
 	if err != nil {
 		return err
 	}
+	out := res.Data
+	if opts.unified {
+		from, to := cmp.Revision.Path, cmp.Revision.Path
+		if !filepath.IsAbs(from) {
+			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
+		}
+		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.Revision.Data, res)
+		if err != nil {
+			return err
+		}
+	}
+	if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+		return err
+	}
+	// What was done, once it is written: a refused output did nothing.
 	for _, r := range res.Restored {
 		added := ""
 		for _, a := range res.Added {
@@ -103,20 +118,6 @@ func fixRun(opts *fixOptions) error {
 	}
 	for _, ref := range slices.Sorted(maps.Keys(res.Copied)) {
 		fmt.Fprintf(opts.stderr, "apiver: copied %s from the base as %s for the restored versions\n", escape.Text(ref), escape.Text(res.Copied[ref]))
-	}
-	out := res.Data
-	if opts.unified {
-		from, to := cmp.Revision.Path, cmp.Revision.Path
-		if !filepath.IsAbs(from) {
-			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
-		}
-		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.Revision.Data, res)
-		if err != nil {
-			return err
-		}
-	}
-	if err := writeOutput(opts.outPath, opts.lockTimeout, opts.out, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
-		return err
 	}
 	return notFixable(opts.stderr, left)
 }
