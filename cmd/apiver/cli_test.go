@@ -122,6 +122,10 @@ func TestUsageErrors(t *testing.T) {
 			"apiver: missing-2024-01-01.yaml: no such file"}},
 		{[]string{"changelog", "update", "--changelog", filepath.Join(t.TempDir(), "h.json"), "../../testdata/seed-history/example-2024-03-01.yaml", "../../testdata/seed-history/example-2023-02-01.yaml"}, []string{
 			"apiver: ../../testdata/seed-history/example-2023-02-01.yaml (2023-02-01) is not after ../../testdata/seed-history/example-2024-03-01.yaml (2024-03-01): the revision is the newer release"}},
+		{[]string{"changelog", "update", "--lock-timeout", "-5s", "a.yaml", "b.yaml"}, []string{
+			`apiver: invalid argument "-5s" for "--lock-timeout" flag: a time to wait is not negative`,
+			"Usage: apiver changelog update [--changelog FILE] BASE REVISION [flags]",
+			"Run 'apiver changelog update --help' for examples."}},
 		{[]string{"check", "a.yaml", "b.yaml", "--output", "json=x.json", "--output", "sarif=./x.json"}, []string{
 			`apiver: --output "sarif=./x.json": ./x.json is named twice`}},
 		{[]string{"changelog", "migrate", "a.yaml", "--from", "2023-02-30", "--to", "2023-02-01"}, []string{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -13,9 +14,34 @@ import (
 // lockFlag declares --lock-timeout on a command that rewrites a file or a
 // folder in place.
 func lockFlag(fs *pflag.FlagSet, timeout *time.Duration) {
-	fs.DurationVar(timeout, "lock-timeout", filelock.DefaultTimeout,
+	*timeout = filelock.DefaultTimeout
+	fs.Var(waitFlag{timeout}, "lock-timeout",
 		"how long to wait while another apiver run writes to the same folder, as a `DURATION` such as 60s or 5m (exit 2 after)")
 }
+
+// waitFlag is a duration to wait: none below zero.
+type waitFlag struct{ d *time.Duration }
+
+func (f waitFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f waitFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("not a duration such as 60s or 5m")
+	}
+	if d < 0 {
+		return errors.New("a time to wait is not negative")
+	}
+	*f.d = d
+	return nil
+}
+
+func (f waitFlag) Type() string { return "duration" }
 
 // withLock runs write while holding the lock of target, so that runs
 // writing the same target at once take turns; errors name the target as
