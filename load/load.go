@@ -143,8 +143,15 @@ func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFr
 	origins := reduced.Origins
 	if origins == nil && json.Valid(text) {
 		// The loader reads JSON without origins: they are read here, so
-		// that a change in a JSON document has its line too.
-		origins = prune.TreeOrigins(specs.PositionTree(text))
+		// that a change in a JSON document has its line too. A text the
+		// position reading gives up on (a UTF-16 surrogate escape, which
+		// the YAML parser refuses) gives its lines as the JSON reading
+		// sees them.
+		tree := specs.PositionTree(text)
+		if tree == nil {
+			tree = prune.JSONTree(text)
+		}
+		origins = prune.TreeOrigins(tree)
 	}
 	if origins != nil {
 		origins.Apply(doc, location.String())

@@ -343,3 +343,55 @@ paths:
 		}
 	}
 }
+
+// TestDocumentRootStability: a beta document says so at its root. Its
+// operations' stability is its own, never the stable document's that they
+// are read alongside: the stable version removed before its sunset is an
+// error in both pipelines, and both list the same versions.
+func TestDocumentRootStability(t *testing.T) {
+	fastPipelineOnly(t)
+	const stable = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema: {type: string}
+`
+	beta := strings.Replace(stable, "paths:", "x-stability-level: beta\npaths:", 1)
+	t.Chdir(t.TempDir())
+	for path, text := range map[string]string{
+		"base/2024-01-01/spec.yaml":          stable,
+		"base/2024-02-01~beta/spec.yaml":     beta,
+		"revision/2024-02-01~beta/spec.yaml": beta,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"check", "--format", "json", "--revision-date", "2024-03-01", "base", "revision"}
+	agree(t, "stable version removed", args)
+	var errs []string
+	for _, f := range checkFindings(t, args) {
+		if f.Severity == "error" {
+			errs = append(errs, f.Operation+" "+f.Rule)
+		}
+	}
+	if want := []string{"GET /a version-removed-before-sunset"}; !slices.Equal(errs, want) {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
+	versions := []string{"versions", "--format", "json", "--date", "2024-03-01", "base"}
+	fast := runPipeline(false, versions)
+	t.Setenv(load.FullPipelineEnv, "1")
+	full := runPipeline(false, versions)
+	if fast.String() != full.String() {
+		t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apiver/apiver/versions"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -236,7 +237,10 @@ func (d *Doc) index() {
 			ix.paths(v)
 		case "components":
 			ix.components(v, &global)
-		case "openapi", "jsonSchemaDialect", "security", "servers":
+		case "openapi", "jsonSchemaDialect", "security", "servers",
+			// The stability every operation that declares none takes, and
+			// the document's lifecycle; a merge key may bring any of them.
+			versions.StabilityExtension, versions.SnykStabilityExtension, versions.LifecycleExtension, "<<":
 			// What every operation's diff may read.
 			global = append(global, d.hash(k, data), d.hash(v, s))
 			ix.walk(v, s, false)
