@@ -196,7 +196,8 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if !opts.Literal {
 		normalize(report)
 	}
-	config := checker.NewConfig(oasdiffChecks(), checker.WithSeverityLevels(levelsForOasdiff(levels)))
+	checks := oasdiffChecks()
+	config := checker.NewConfig(checks, checker.WithSeverityLevels(levelsForOasdiff(levels, checker.NewConfig(checks).LogLevels)))
 	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 

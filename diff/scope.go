@@ -2,7 +2,8 @@ package diff
 
 import (
 	"fmt"
-	"maps"
+	"slices"
+	"strings"
 
 	"github.com/oasdiff/oasdiff/checker"
 )
@@ -83,11 +84,26 @@ var commonParameterAdditions = map[string]string{
 var rescoped = []string{pathRemovedWithoutDeprecation, pathRemovedWithDeprecation, newRequiredParameter, newOptionalParameter}
 
 // levelsForOasdiff are the levels oasdiff runs with: the configured ones,
-// but none that would hide a change scope turns into another.
-func levelsForOasdiff(levels map[string]checker.Level) map[string]checker.Level {
-	out := maps.Clone(levels)
-	for _, id := range rescoped {
-		delete(out, id)
+// but none that would hide a change scope turns into another, and every
+// other id at oasdiff's own level. oasdiff lowers a change under an allOf
+// to a warning unless its level was set ("all-of-not-flattened": a sibling
+// branch might still require what one dropped). A change inside a branch
+// keeps its level, so that a request enum value removed through an allOf
+// stays an error: a gate does not pass a breaking change on a doubt. An
+// allOf member added or removed stays lowered unless configured: oasdiff
+// pairs members by their $ref names, so a renamed component reads as one
+// member removed and another added.
+func levelsForOasdiff(levels map[string]checker.Level, defaults map[string]checker.Level) map[string]checker.Level {
+	out := map[string]checker.Level{}
+	for id, level := range defaults {
+		if !strings.Contains(id, "-all-of-") {
+			out[id] = level
+		}
+	}
+	for id, level := range levels {
+		if !slices.Contains(rescoped, id) {
+			out[id] = level
+		}
 	}
 	return out
 }
