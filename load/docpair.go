@@ -297,7 +297,10 @@ func (p *DocumentPair) NodeAt(c *DocumentComparison, d *specs.VersionDocument, l
 	if s == nil {
 		return nil
 	}
-	if doc := d.Source.Indexed(); doc != nil && doc.Root() != nil && bytes.Equal(s.Text(), d.Source.Data()) {
+	// A JSON document's index tree has lines but no columns, so it cannot
+	// tell apart the nodes of one line (a compact document has one): the
+	// position tree of the text loaded names them as a copy's does.
+	if doc := d.Source.Indexed(); doc != nil && doc.Root() != nil && doc.Root().Column > 0 && bytes.Equal(s.Text(), d.Source.Data()) {
 		return specs.NodeAt(doc.Root(), line, column)
 	}
 	p.treesMu.Lock()

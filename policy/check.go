@@ -197,6 +197,11 @@ func (c *checker) changesInExistingVersions() {
 		if p.PreRelease || (p.Kind != diff.Same && p.Kind != diff.Unversioned) {
 			continue
 		}
+		// A version dated after the check's date is scheduled, not yet
+		// released: no client reads it, so it changes freely until then.
+		if v := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version); v != nil && c.clock().upcoming(v.Date) {
+			continue
+		}
 		for _, ch := range p.Changes {
 			judge(ch)
 		}
@@ -303,15 +308,21 @@ func newlyDeprecated(in Input) map[string]civil.Date {
 // removedVersions judges versions missing from the revision: a removal is
 // allowed only once the version is deprecated and its sunset has come. In a
 // latest-version series a version replaced by a newer one was deprecated,
-// not removed.
+// not removed. A version the revision marks no longer served (the lifecycle
+// marker) that the base served is retired: removed for its clients, on the
+// same clock, so that retiring it first cannot let its removal pass early.
 func (c *checker) removedVersions() {
 	for _, p := range c.in.Result.Pairs {
-		// An operation dropped from a new version document (its
-		// predecessor named) is a change of that version, not a removal.
-		if p.Kind != diff.Removed || p.Version == "" || p.Predecessor != "" {
+		if p.Version == "" {
 			continue
 		}
-		if c.in.Config.Replaced(c.in.Result, p) {
+		retiring := p.Kind == diff.Same && c.retires(p)
+		// An operation dropped from a new version document (its
+		// predecessor named) is a change of that version, not a removal.
+		if (p.Kind != diff.Removed && !retiring) || p.Predecessor != "" {
+			continue
+		}
+		if !retiring && c.in.Config.Replaced(c.in.Result, p) {
 			continue
 		}
 		clock := c.clock()
@@ -342,15 +353,27 @@ func (c *checker) removedVersions() {
 		default:
 			continue
 		}
-		message := fmt.Sprintf("Version %s was removed %s%s.", p.Version, why, c.clients(p.Version, "break"))
+		removed := "removed"
+		if retiring {
+			removed = "retired (x-snyk-api-lifecycle: sunset)"
+		}
+		message := fmt.Sprintf("Version %s was %s %s%s.", p.Version, removed, why, c.clients(p.Version, "break"))
 		if p.Successor != "" {
-			message = fmt.Sprintf("Version %s was removed %s; version %s succeeds it%s.", p.Version, why, p.Successor, c.clients(p.Version, "break"))
+			message = fmt.Sprintf("Version %s was %s %s; version %s succeeds it%s.", p.Version, removed, why, p.Successor, c.clients(p.Version, "break"))
 		}
 		c.add(Finding{
 			Rule: VersionRemovedBeforeSunset, Operation: p.Operation, Version: p.Version, Location: l.Location,
 			Message: message,
 		}, "")
 	}
+}
+
+// retires reports whether the revision marks p's version no longer served
+// where the base did not.
+func (c *checker) retires(p *diff.Pair) bool {
+	revision := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version)
+	base := findOperation(c.in.Result.Base, p.Operation).AnyVersion(p.Version)
+	return revision != nil && base != nil && revision.Retired && !base.Retired
 }
 
 // sunsets checks the clock of every version a snapshot has.

@@ -395,3 +395,89 @@ paths:
 		t.Errorf("apiver %s: the fast pipeline gives\n%s\nthe full one\n%s", strings.Join(versions, " "), fast, full)
 	}
 }
+
+// TestDocumentJSONCompactAndIndented: a version document in JSON, compact
+// on one side and indented on the other; a removal is annotated on the
+// same revision line by both pipelines.
+func TestDocumentJSONCompactAndIndented(t *testing.T) {
+	fastPipelineOnly(t)
+	const compact = `{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/targets": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"name": {"type": "string", "enum": ["a"]}, "id": {"type": "string"}}, "required": ["name"]}}}}}}}}}`
+	var doc any
+	if err := json.Unmarshal([]byte(compact), &doc); err != nil {
+		t.Fatal(err)
+	}
+	schema := doc.(map[string]any)["paths"].(map[string]any)["/targets"].(map[string]any)["get"].(map[string]any)["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	delete(schema["properties"].(map[string]any)["name"].(map[string]any), "enum")
+	schema["required"] = []any{}
+	indented, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for path, text := range map[string]string{"b/api.2024-03-01.json": compact, "r/api.2024-03-01.json": string(indented)} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, format := range []string{"json", "githubactions"} {
+		agree(t, "compact base, indented revision", []string{"check", "--format", format, "--base-date", "2024-05-15", "--revision-date", "2024-09-15", "b", "r"})
+		agree(t, "indented base, compact revision", []string{"check", "--format", format, "--base-date", "2024-05-15", "--revision-date", "2024-09-15", "r", "b"})
+	}
+}
+
+// TestRetiringIsRemoving: marking a served version no longer served
+// (x-snyk-api-lifecycle: sunset) before its sunset is judged as its
+// removal would be, in both pipelines; once its sunset has come, it is
+// allowed.
+func TestRetiringIsRemoving(t *testing.T) {
+	fastPipelineOnly(t)
+	spec := func(root string) string {
+		return `openapi: 3.0.3
+` + root + `info: {title: projects, version: "3"}
+paths:
+  /orgs/{org_id}/projects:
+    get:
+      parameters:
+        - {name: org_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/vnd.api+json:
+              schema: {type: object, properties: {id: {type: string}}}
+`
+	}
+	t.Chdir(t.TempDir())
+	for path, text := range map[string]string{
+		"base/projects/2024-01-10/spec.yaml":     spec(""),
+		"base/projects/2024-05-01/spec.yaml":     spec(""),
+		"revision/projects/2024-01-10/spec.yaml": spec("x-snyk-api-lifecycle: sunset\n"),
+		"revision/projects/2024-05-01/spec.yaml": spec(""),
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for date, want := range map[string][]string{
+		"2024-06-01": {"GET /orgs/{org_id}/projects version-removed-before-sunset"},
+		"2025-06-01": nil,
+	} {
+		args := []string{"check", "--format", "json", "--base-date", "2024-05-01", "--revision-date", date, "base", "revision"}
+		agree(t, "retired on "+date, args)
+		var errs []string
+		for _, f := range checkFindings(t, args) {
+			if f.Severity == "error" {
+				errs = append(errs, f.Operation+" "+f.Rule)
+			}
+		}
+		if !slices.Equal(errs, want) {
+			t.Errorf("retired on %s: errors %q, want %q", date, errs, want)
+		}
+	}
+}
