@@ -38,6 +38,8 @@ func checkDocument(data []byte) error {
 // or "missing", which validation judges).
 var dateKeys = map[string]bool{"expires": true, "version": true}
 
+var decimal = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
 var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 func checkNode(n *yaml.Node, key string) error {
@@ -77,6 +79,12 @@ func checkNode(n *yaml.Node, key string) error {
 			return fail("null is not a value: give one, or leave the key out")
 		case "!!float":
 			return fail("%s is not an integer", n.Value)
+		case "!!int":
+			// YAML 1.1 reads 012 as octal 10, YAML 1.2 and JSON Schema
+			// editors as 12: a number is written in decimal digits.
+			if n.Style == 0 && !decimal.MatchString(n.Value) {
+				return fail("%s is not written in decimal digits (0 or 1-9 first)", n.Value)
+			}
 		}
 		if dateKeys[lastKey(key)] && n.Value != "" {
 			if _, err := civil.ParseDate(n.Value); err != nil || !isoDate.MatchString(n.Value) {

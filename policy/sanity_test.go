@@ -17,6 +17,8 @@ func TestConfigValuesMakeSense(t *testing.T) {
 		{"months past year 9999", "deprecationMonths: 999999999999", "deprecationMonths: must be from 1 to 600"},
 		{"months a float", "deprecationMonths: 1.5", "line 1: deprecationMonths: 1.5 is not an integer"},
 		{"months an integral float", "deprecationMonths: 12.0", "line 1: deprecationMonths: 12.0 is not an integer"},
+		{"months in octal", "deprecationMonths: 012", "line 1: deprecationMonths: 012 is not written in decimal digits"},
+		{"months in hexadecimal", "deprecationMonths: 0x0c", "line 1: deprecationMonths: 0x0c is not written in decimal digits"},
 		{"months null", "deprecationMonths: null", "line 1: deprecationMonths: null"},
 		{"months empty", "deprecationMonths:", "line 1: deprecationMonths: null"},
 		{"size a float", "maxSpecSizeMiB: 1e3", "line 1: maxSpecSizeMiB: 1e3 is not an integer"},

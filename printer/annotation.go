@@ -41,6 +41,16 @@ func (res CheckResult) annotations() []*annotation {
 // hosts name the files of a change; a path outside the root stays as given.
 // A file read at a git ref is named as git names it: relative to the top,
 // unless it starts with ./ or ../ (then relative to the current directory).
+// landing is the line an annotation lands on: its own, else the
+// revision's first line (a finding of no line, such as an exemption that
+// expired); nil without a revision file.
+func (res CheckResult) landing(a *annotation) *diff.Location {
+	if a.at != nil || res.Spec == "" {
+		return a.at
+	}
+	return &diff.Location{File: res.repoPath(diff.Location{File: res.Spec}), Line: 1}
+}
+
 func (res CheckResult) repoPath(l diff.Location) string {
 	file := l.File
 	if res.Root == "" {

@@ -141,8 +141,9 @@ func TestGitHubActions(t *testing.T) {
 		// One annotation for the change both operations see on line 40.
 		"::error file=specs/api 2026-02-09.yaml,line=40,title=breaking-change-without-new-version (request-property-enum-value-removed)::" +
 			"removed the enum value `BLUE` of the request property `color`%0AIn 2 operation-versions: POST /widgets@2023-01-01, PATCH /widgets/{id}@2023-01-01",
-		// No location: no file or line; the message's newline is escaped.
-		"::error title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.%0ARenew it or fix the finding.%0AIn GET /old/*",
+		// No line of its own: the revision's first, as in SARIF, so that
+		// it shows on the pull request; the message's newline is escaped.
+		"::error file=specs/api.yaml,line=1,title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.%0ARenew it or fix the finding.%0AIn GET /old/*",
 		"::warning file=specs/api 2026-02-09.yaml,line=12,title=new-version-without-breaking-change::" +
 			"Version 2024-01-01 was added although it has no breaking change from version 2023-01-01.%0AIn GET /widgets@2024-01-01",
 		"::notice file=specs/api 2026-02-09.yaml,line=70,title=sunset-overdue::Version 2022-01-01 is still present after its sunset on 2025-01-01.%0AIn GET /gadgets@2022-01-01",

@@ -38,9 +38,9 @@ func checkCodeClimate(w io.Writer, res CheckResult) error {
 	issues := []codeClimateIssue{}
 	_, command := res.fixOffer()
 	for _, a := range res.annotations() {
-		l := a.at
+		l := res.landing(a)
 		if l == nil {
-			l = &diff.Location{File: res.repoPath(diff.Location{File: res.Spec}), Line: 1}
+			l = &diff.Location{Line: 1}
 		}
 		issue := codeClimateIssue{Description: a.title() + ": " + a.text(), CheckName: a.Rule, Fingerprint: a.ID, Severity: codeClimateSeverity(a.Group)}
 		issue.Location.Path, issue.Location.Lines.Begin = l.File, l.Line

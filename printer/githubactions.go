@@ -41,7 +41,7 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 		}
 		shown[command]++
 		var props []string
-		if l := a.at; l != nil {
+		if l := res.landing(a); l != nil {
 			props = append(props, "file="+escapeProperty(escape.Text(l.File)), "line="+strconv.Itoa(l.Line))
 		}
 		props = append(props, "title="+escapeProperty(escape.Text(a.title())))

@@ -1,6 +1,7 @@
 package printer
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"strings"
@@ -121,7 +122,10 @@ func sunsetICS(w io.Writer, cal policy.SunsetCalendar) error {
 	c.SetName("API version sunsets")
 	for _, l := range append(append([]policy.Lifecycle{}, cal.Overdue...), cal.Upcoming...) {
 		day := l.SunsetOn.In(time.UTC)
-		e := c.AddEvent(fmt.Sprintf("%s-%s@apiver", slug(l.Operation), slug(l.Version)))
+		// The slugs are for reading; the hash tells apart operations that
+		// slug alike (GET /a-b, GET /a/b).
+		sum := sha256.Sum256([]byte(l.Operation + "\x00" + l.Version))
+		e := c.AddEvent(fmt.Sprintf("%s-%s-%x@apiver", slug(l.Operation), slug(l.Version), sum[:4]))
 		e.SetDtStampTime(day)
 		e.SetAllDayStartAt(day)
 		e.SetAllDayEndAt(day.AddDate(0, 0, 1))

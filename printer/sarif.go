@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/policy"
 	"github.com/apiver/apiver/versions"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -43,11 +42,7 @@ func checkSARIF(w io.Writer, res CheckResult) error {
 			WithLevel(sarifLevel(a.Severity)).
 			WithMessage(sarif.NewTextMessage(a.text())).
 			WithPartialFingerprints(map[string]string{fingerprintKey: a.ID})
-		l := a.at
-		if l == nil && res.Spec != "" {
-			l = &diff.Location{File: res.repoPath(diff.Location{File: res.Spec}), Line: 1}
-		}
-		if l != nil {
+		if l := res.landing(a); l != nil {
 			result.AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().
 				WithArtifactLocation(sarif.NewSimpleArtifactLocation(fileURI(l.File))).
 				WithRegion(sarif.NewRegion().WithStartLine(l.Line))))
