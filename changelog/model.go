@@ -51,6 +51,25 @@ type Entry struct {
 	Note string `json:"note,omitempty"`
 }
 
+// valid refuses a change that render and site could only show wrong: null,
+// without an operation or a text, or with a sunset that is no date.
+func (e Entry) valid(raw json.RawMessage) error {
+	switch {
+	case string(bytes.TrimSpace(raw)) == "null":
+		return errors.New("null, not a change")
+	case e.Operation == "":
+		return errors.New("no operation")
+	case e.Text == "":
+		return errors.New("no text")
+	}
+	if e.Sunset != "" {
+		if _, err := civil.ParseDate(e.Sunset); err != nil {
+			return fmt.Errorf("sunset %q is not YYYY-MM-DD", e.Sunset)
+		}
+	}
+	return nil
+}
+
 // History is a changelog file: releases newest first. Releases read from a
 // file keep their exact JSON, so fields apiver does not know (a hand-written
 // description) survive an update.
@@ -141,6 +160,11 @@ func Parse(data []byte) (*History, error) {
 		var release Release
 		if err := json.Unmarshal(raw, &release); err != nil {
 			return nil, fmt.Errorf("release %s: %w", head.Date, err)
+		}
+		for j, e := range release.Changes {
+			if err := e.valid(changes[j]); err != nil {
+				return nil, fmt.Errorf("release %s: change %d: %w", head.Date, j, err)
+			}
 		}
 		seen[head.Date] = true
 		h.releases = append(h.releases, storedRelease{date: head.Date, raw: raw})

@@ -89,6 +89,16 @@ func (l *Line) UseGroups() []UseGroup {
 	return out
 }
 
+// Operations counts the operation-versions the line names: an operation
+// named once for each of two details is one.
+func (l *Line) Operations() int {
+	seen := map[[2]string]bool{}
+	for _, u := range l.Uses {
+		seen[[2]string{u.Operation, u.Version}] = true
+	}
+	return len(seen)
+}
+
 // SharedVersion is the version every use of the line names, "" when they
 // differ (or the operations are unversioned).
 func (l *Line) SharedVersion() string {
@@ -244,7 +254,10 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 			}
 			groups = append(groups, group)
 		}
-		in := fmt.Sprintf("in %d operations", len(l.Uses))
+		in := "in 1 operation"
+		if n := l.Operations(); n > 1 {
+			in = fmt.Sprintf("in %d operations", n)
+		}
 		if shared != "" && !lifecycle {
 			in += ", version " + prose(shared)
 		}

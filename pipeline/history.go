@@ -203,8 +203,17 @@ func listDated(dir, none string, keep func(specs.FolderEntry) bool) ([]string, e
 			continue
 		}
 		date, found, err := versions.DateFromName(e.Name)
-		if !found || err != nil {
+		if !found {
 			continue
+		}
+		if err != nil {
+			// A release whose name holds no real date is refused, not skipped:
+			// a history without it would look whole.
+			kind := "file"
+			if e.Dir {
+				kind = "folder"
+			}
+			return nil, &specs.Error{File: filepath.Join(dir, e.Name), Msg: fmt.Sprintf("%s name holds %q, which is not a real date", kind, versions.DatePattern.FindString(e.Name))}
 		}
 		if e.Refused != nil {
 			return nil, e.Refused

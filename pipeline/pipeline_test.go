@@ -99,6 +99,20 @@ func TestReadHistory(t *testing.T) {
 	if diff := cmp.Diff(want, h); diff != "" {
 		t.Errorf("snapshots named one by one (-want +got):\n%s", diff)
 	}
+	// A snapshot whose name holds no real date is refused, not left out.
+	dir := t.TempDir()
+	for i, name := range []string{"example-2026-02-08.yaml", "example-2026-02-30.yaml"} {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pipeline.ReadHistory(cfg, []string{dir}); err == nil || !strings.Contains(err.Error(), "example-2026-02-30.yaml: file name holds \"2026-02-30\", which is not a real date") {
+		t.Errorf("a folder with a snapshot named 2026-02-30: got %v, want its refusal", err)
+	}
 	_, err = pipeline.ReadHistory(cfg, []string{files[0] + "@2023-13-01"})
 	var usage *pipeline.UsageError
 	if !errors.As(err, &usage) {

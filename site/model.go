@@ -172,21 +172,52 @@ func resources(releases []changelog.Release, deprecations []Deprecation) []*reso
 
 var notSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
-// assignSlugs names each resource's page after its method and path. Two
-// operations whose names slug alike both get a short hash of the name, so
-// a page's URL never depends on which other operations exist.
+// maxSlug bounds a page's name, which takes ".html" and a hash after it.
+const maxSlug = 200
+
+// assignSlugs names each resource's page after its method and path. Where
+// operations' names slug alike, the one the history names first keeps the
+// plain slug and the later ones add a short hash of their name: a history
+// grows at its newest end, so a page's URL does not change when an
+// operation whose name slugs alike appears later.
 func assignSlugs(rs []*resource) {
-	count := map[string]int{}
-	base := make([]string, len(rs))
-	for i, r := range rs {
-		base[i] = strings.Trim(notSlug.ReplaceAllString(strings.ToLower(r.Operation), "-"), "-")
-		count[base[i]]++
+	hashed := func(r *resource) string {
+		sum := sha256.Sum256([]byte(r.Operation))
+		return "-" + hex.EncodeToString(sum[:4])
 	}
-	for i, r := range rs {
-		r.Slug = base[i]
-		if count[base[i]] > 1 {
-			sum := sha256.Sum256([]byte(r.Operation))
-			r.Slug += "-" + hex.EncodeToString(sum[:4])
+	byBase := map[string][]*resource{}
+	for _, r := range rs {
+		base := strings.Trim(notSlug.ReplaceAllString(strings.ToLower(r.Operation), "-"), "-")
+		switch {
+		case len(base) > maxSlug:
+			// A file name has at most 255 bytes.
+			r.Slug = strings.TrimRight(base[:maxSlug], "-") + hashed(r)
+			continue
+		case base == "index" || base == "":
+			// resources/index.html lists the resources.
+			r.Slug = "op" + hashed(r)
+			continue
+		}
+		r.Slug = base
+		byBase[base] = append(byBase[base], r)
+	}
+	// An operation only the snapshot names (a deprecation) comes after the
+	// history's.
+	first := func(r *resource) string {
+		if len(r.Releases) == 0 {
+			return "~"
+		}
+		return r.Releases[len(r.Releases)-1].Date
+	}
+	for _, alike := range byBase {
+		if len(alike) == 1 {
+			continue
+		}
+		slices.SortFunc(alike, func(a, b *resource) int {
+			return cmp.Or(cmp.Compare(first(a), first(b)), versions.CompareOperationNames(a.Operation, b.Operation))
+		})
+		for _, r := range alike[1:] {
+			r.Slug += hashed(r)
 		}
 	}
 }

@@ -556,3 +556,44 @@ func TestDeprecationsToggleIsOverdueOnly(t *testing.T) {
 		t.Error("no overdue row for the toggle to keep")
 	}
 }
+
+// TestResourceURLsStayAsTheHistoryGrows: an operation whose name slugs as
+// an older one's does not take its page's URL away; a name too long for a
+// file and one that would slug as the resources' index get a hash.
+func TestResourceURLsStayAsTheHistoryGrows(t *testing.T) {
+	change := func(op string) changelog.Entry {
+		return changelog.Entry{Operation: op, Version: "2024-01-01", ID: "endpoint-added", Text: "endpoint added"}
+	}
+	pages := func(releases []changelog.Release) []string {
+		files, err := site.Build(releases, site.Options{Title: "t", AsOf: civil.Date{Year: 2024, Month: 3, Day: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for p := range files {
+			if strings.HasPrefix(p, "resources/") && p != "resources/index.html" {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	first := []changelog.Release{{Date: "2024-01-01", Changes: []changelog.Entry{change("GET /api/a/b")}}}
+	if got, want := pages(first), []string{"resources/get-api-a-b.html"}; !slices.Equal(got, want) {
+		t.Fatalf("pages %q, want %q", got, want)
+	}
+	long := "GET /" + strings.Repeat("segment/", 40)
+	grown := append([]changelog.Release{{Date: "2024-02-01", Changes: []changelog.Entry{change("GET /api/a-b"), change("INDEX /"), change(long)}}}, first...)
+	got := pages(grown)
+	if !slices.Contains(got, "resources/get-api-a-b.html") {
+		t.Errorf("the older operation lost its page's URL: %q", got)
+	}
+	for _, p := range got {
+		if len(filepath.Base(p)) > 255 {
+			t.Errorf("page name longer than a file name may be: %s", p)
+		}
+	}
+	if len(got) != 4 || slices.Contains(got, "resources/index.html") {
+		t.Errorf("want 4 pages besides the index, got %q", got)
+	}
+}

@@ -50,8 +50,13 @@ func Write(dir string, files Files) error {
 			return err
 		}
 	}
-	// MkdirTemp makes 0700; a published site is readable by all.
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	// MkdirTemp makes 0700; a published site is readable by all, unless
+	// the folder it replaces was not.
+	perm := os.FileMode(0o755)
+	if info, err := os.Stat(dir); err == nil && info.IsDir() {
+		perm = info.Mode().Perm()
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
 		return err
 	}
 	return swap(tmp, dir)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -53,6 +54,8 @@ The deprecations page counts days left from --date, else the date of
 	opts.register(fs)
 	// The site has a history, whose newest release dates it.
 	fs.Lookup("date").Usage = "the deprecations page's today (default: the --snapshot's date, else the newest release's date)"
+	fs.Lookup("match-path").Usage = "with --snapshot: only the deprecations of the operations whose path matches this `REGEX` (repeatable: any of them)"
+	fs.Lookup("exclude-path").Usage = "with --snapshot: leave out the deprecations of the operations whose path matches this `REGEX` (repeatable)"
 	fs.StringVarP(&opts.output, "output", "o", "", "folder to write the site to (required)")
 	fs.StringVar(&opts.title, "title", "API changelog", "the site's title")
 	fs.StringVar(&opts.baseURL, "base-url", "", "URL the site is published at, for absolute links and ids in the feed")
@@ -63,6 +66,15 @@ The deprecations page counts days left from --date, else the date of
 }
 
 func siteRun(opts *siteOptions) error {
+	if _, err := opts.filter(); err != nil {
+		return err
+	}
+	if opts.baseURL != "" {
+		// The feed's ids are made from it, and an Atom id is an absolute IRI.
+		if u, err := url.Parse(opts.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--base-url %q: not an absolute http or https URL", opts.baseURL)
+		}
+	}
 	history, err := changelog.Read(opts.changelogPath)
 	if err != nil {
 		return err
@@ -113,6 +125,17 @@ func siteRun(opts *siteOptions) error {
 	}
 	if target.Kind == outfile.Stream {
 		return fmt.Errorf("%s: not a folder (%s): a site is a folder", opts.output, target.What)
+	}
+	// DIR is replaced whole: it may hold neither the working folder, which
+	// no rename can replace, nor a file the site is made from.
+	dir := outfile.Real(target.Real)
+	if wd, err := os.Getwd(); err == nil && outfile.Inside(dir, outfile.Real(wd)) {
+		return &outfile.Error{Path: opts.output, Msg: "holds the current folder, and a site folder is replaced whole: name a folder inside it"}
+	}
+	for _, input := range []string{opts.changelogPath, opts.snapshot, opts.configPath} {
+		if input != "" && outfile.Inside(dir, outfile.Real(input)) {
+			return &outfile.Error{Path: input, Msg: fmt.Sprintf("lies inside the site folder %s, which is replaced whole: refused, so that the site does not delete what it is made from", opts.output)}
+		}
 	}
 	// site.Write makes the folders above DIR; the lock, on the one that
 	// holds DIR, needs it first.

@@ -18,7 +18,8 @@ import (
 // the data is on disk; when write fails, the old file stays as it was.
 // write may run twice: again when the file system cannot hold an unnamed
 // file. A path that is a symlink is written through: its target is
-// replaced and the link stays.
+// replaced and the link stays. A file replaced keeps its permissions; perm
+// is a new file's.
 func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	return new(Batch).Write(path, perm, write)
 }
@@ -40,6 +41,10 @@ type Batch struct {
 func (b *Batch) Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
+	}
+	// A file replaced keeps its permissions: a private one stays private.
+	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+		perm = info.Mode().Perm()
 	}
 	b.removeStale(path)
 	if err := anonymous(path, perm, write); !errors.Is(err, errNoAnonymous) {

@@ -176,3 +176,23 @@ func TestWriteThroughSymlink(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteKeepsPermissions: a private file replaced stays private; perm is
+// a new file's.
+func TestWriteKeepsPermissions(t *testing.T) {
+	withAndWithoutAnonymous(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "changelog.json")
+		if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFile(path, []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("mode %v, %v; want 0600 as before", info.Mode().Perm(), err)
+		}
+	})
+}

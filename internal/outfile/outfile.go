@@ -14,6 +14,7 @@
 //     such a link must not make CI overwrite a file of the runner's; a link
 //     that stays inside is written through (its target replaced, the link
 //     kept);
+//   - a link into the work tree's .git folder is refused too;
 //   - anything else (a folder where a file goes, a block device, a socket)
 //     is refused.
 package outfile
@@ -122,12 +123,18 @@ func ResolveIn(path, root string) (*Target, error) {
 	}
 	real := Real(cur)
 	if linked || real != abs {
-		if root, git := workTree(abs, root); !inside(root, real) {
+		root, git := workTree(abs, root)
+		if !Inside(root, real) {
 			shown := root
 			if !git && named != "" {
 				shown = named
 			}
 			return nil, outsideError(path, firstTarget, real, shown, git)
+		}
+		if git && Inside(filepath.Join(root, ".git"), real) {
+			// The repository itself is no output: a link to .git/config
+			// would let a pull request break every later git step of CI.
+			return nil, &Error{path, fmt.Sprintf("leads through a symbolic link into the repository's .git folder (%s): refused, so that a link cannot make apiver overwrite git's own files", real)}
 		}
 	}
 	t.Real = real
@@ -243,7 +250,9 @@ func realDir(dir string) string {
 	return dir
 }
 
-func inside(root, path string) bool {
+// Inside reports whether path is root or lies under it, as written (no
+// link is followed).
+func Inside(root, path string) bool {
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -79,3 +79,27 @@ func TestResolveRefusesOtherFiles(t *testing.T) {
 		t.Errorf("Resolve(socket) = %v, want a refusal", err)
 	}
 }
+
+// TestResolveRefusesLinkIntoGit: a link inside a work tree that leads into
+// its .git folder is refused; one to a file of the work tree is not.
+func TestResolveRefusesLinkIntoGit(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"into-git.sarif": ".git/config", "inside.sarif": "reports/apiver.sarif"} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Resolve(filepath.Join(dir, "into-git.sarif")); err == nil || !strings.Contains(err.Error(), ".git folder") {
+		t.Errorf("Resolve(link into .git) = %v, want a refusal", err)
+	}
+	if got, err := Resolve(filepath.Join(dir, "inside.sarif")); err != nil || got.Kind != File {
+		t.Errorf("Resolve(link inside the work tree) = %+v, %v; want a file", got, err)
+	}
+}
