@@ -10,7 +10,8 @@ import (
 // schema reads alike in every operation, version and oneOf branch that
 // reaches it: a property path keeps only its last property
 // (`results/items/oneOf[subschema #2: AZURE]/azureDirectoryId` is
-// `azureDirectoryId`), the response status, a version's media type date and
+// `azureDirectoryId`), the response status, the media type it was seen
+// through, a version's media type date and
 // oasdiff's list of the other properties that share the schema go.
 // Two changes with the same root message at the same place of the same
 // file are one edit.
@@ -29,6 +30,7 @@ func MessageShape(message string) string {
 func rootMessage(message string, property func(path string) string) string {
 	message = sharedDetail.ReplaceAllString(message, "")
 	message = statusPart.ReplaceAllString(message, "")
+	message = mediaTypePart.ReplaceAllString(message, "")
 	message = versionedMediaType.ReplaceAllString(message, "$1")
 	var b strings.Builder
 	last := 0
@@ -76,7 +78,11 @@ var (
 	sharedDetail = regexp.MustCompile(` \((?:shared schema: |also at )[^\n]*\)$`)
 	sharedName   = regexp.MustCompile("^ \\((shared schema: `[^`]*`)")
 	// statusPart is " for the response status `200`" or " for the status `201`".
-	statusPart         = regexp.MustCompile(" for the (?:response )?status `[^`]*`")
+	statusPart = regexp.MustCompile(" for the (?:response )?status `[^`]*`")
+	// mediaTypePart is oasdiff's " (media type: application/vnd.x+csv)" on a
+	// change seen through a media type other than the first: one edit of a
+	// schema that +json and +csv share.
+	mediaTypePart      = regexp.MustCompile(` \(media type: [^()\s]*\)`)
 	versionedMediaType = regexp.MustCompile(`(application/vnd\.[a-z0-9][a-z0-9-]*)\.\d{4}-\d{2}-\d{2}(?:\.upcoming)?`)
 	quoted             = regexp.MustCompile("`[^`]*`")
 	brackets           = regexp.MustCompile(`\[[^\]]*\]`)

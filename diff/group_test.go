@@ -22,6 +22,13 @@ func TestRootMessage(t *testing.T) {
 			"added the pattern `^([a-f0-9]{24})$` to the request property `…`",
 		},
 		{
+			// The media type a change was seen through goes: +json and +csv
+			// of one version read one schema.
+			"the response property `id` became optional for the status `200` (media type: application/vnd.example.2024-01-01+csv)",
+			"the response property `id` became optional",
+			"the response property `…` became optional",
+		},
+		{
 			// A bare property name is a property too; enum values and
 			// patterns with slashes are not.
 			"removed the enum value `a/b` of the request property `role`",

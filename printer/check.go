@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/escape"
@@ -413,6 +414,17 @@ func markdownTable(b *strings.Builder, header string, rows []string, budget int)
 	used := len(header)
 	for i, row := range rows {
 		if used+len(row) > budget {
+			if i == 0 {
+				// One row longer than the whole budget (an enum that lost
+				// thousands of values) is shown cut, never not at all.
+				row = cutRow(row, budget-used-markdownCutRoom)
+				b.WriteString(row)
+				used += len(row)
+				i++
+				if i == len(rows) {
+					return used
+				}
+			}
 			n, _ := fmt.Fprintf(b, "\n… and %d more; `apiver check` lists them all.\n", len(rows)-i)
 			return used + n
 		}
@@ -420,6 +432,49 @@ func markdownTable(b *strings.Builder, header string, rows []string, budget int)
 		used += len(row)
 	}
 	return used
+}
+
+// markdownCutRoom is what a cut row and the line after it take beyond the
+// text kept.
+const markdownCutRoom = 200
+
+// cutRow keeps the start of a table row that does not fit, at most limit
+// bytes, ended so that it still renders: never inside a code span, an
+// escape or a character, then " … (cut; `apiver check` shows it whole) |".
+func cutRow(row string, limit int) string {
+	limit = max(limit, 0)
+	if limit >= len(row) {
+		return row
+	}
+	for limit > 0 && !utf8.RuneStart(row[limit]) {
+		limit--
+	}
+	kept := row[:limit]
+	// A code span still open at the cut goes whole: it opens with a run of
+	// backticks and closes with a run of the same length.
+	open, fence := -1, 0
+	for i := 0; i < len(kept); {
+		if kept[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(kept) && kept[j] == '`' {
+			j++
+		}
+		switch {
+		case open < 0:
+			open, fence = i, j-i
+		case j-i == fence:
+			open = -1
+		}
+		i = j
+	}
+	if open >= 0 {
+		kept = kept[:open]
+	}
+	kept = strings.TrimRight(kept, "\\")
+	return kept + " … (cut; `apiver check` shows it whole) |\n"
 }
 
 // codeOrEmpty is a table cell's code span, or nothing for "".
