@@ -198,8 +198,9 @@ func (c *checker) changesInExistingVersions() {
 			continue
 		}
 		// A version dated after the check's date is scheduled, not yet
-		// released: no client reads it, so it changes freely until then.
-		if v := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version); v != nil && c.clock().upcoming(v.Date) {
+		// released, and a retired one no longer served: no client reads
+		// either, so they change freely (retiring is judged as a removal).
+		if v := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version); v != nil && (c.clock().upcoming(v.Date) || v.Retired) {
 			continue
 		}
 		for _, ch := range p.Changes {

@@ -264,8 +264,14 @@ func (c *gitCommit) refReader(rootFile, confine string, allowRemote bool, maxSiz
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: "$ref " + err.Error()}
 		}
-		if why := checkStructure(data, maxNodes); why != "" {
+		why, unparsed := checkParsed(data, maxNodes)
+		if why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", location.Path, why)}
+		}
+		if unparsed {
+			if e := yamlSyntax(c.ref+":"+file, data); e != nil {
+				return nil, e
+			}
 		}
 		return data, nil
 	}

@@ -272,8 +272,15 @@ func limitedRefReader(rootPath, confine string, allowRemote bool, maxSize, maxNo
 		if err != nil {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, readProblem(err))}
 		}
-		if why := checkStructure(data, maxNodes); why != "" {
+		why, unparsed := checkParsed(data, maxNodes)
+		if why != "" {
 			return nil, &refError{location: location.Path, msg: fmt.Sprintf("$ref %q: %s", shown, why)}
+		}
+		if unparsed {
+			if e := yamlSyntax(filepath.Join(filepath.Dir(rootPath), filepath.FromSlash(shown)), data); e != nil {
+				// The loader's message would name the document that refers to it.
+				return nil, e
+			}
 		}
 		return data, nil
 	}
@@ -312,6 +319,10 @@ var (
 // document at path, into one line naming the file and, for syntax errors,
 // the line.
 func DescribeLoadError(path string, data []byte, err error) error {
+	var named *Error
+	if errors.As(err, &named) {
+		return named // a $ref'd file's own, named by the reader
+	}
 	var remote *RemoteRefError
 	if errors.As(err, &remote) {
 		return &Error{File: path, Line: refLine(data, refersTo(path, remote.Ref)), Msg: remote.Error()}

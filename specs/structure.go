@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/apiver/apiver/internal/jsonscan"
 	"github.com/apiver/apiver/internal/sizelimit"
@@ -46,16 +48,43 @@ func tooManyNodesMsg(limit int64) string {
 // DefaultMaxNodes); it returns why, or "". A document that does not parse
 // passes: the loader reports its syntax error.
 func checkStructure(data []byte, maxNodes int64) string {
+	why, _ := checkParsed(data, maxNodes)
+	return why
+}
+
+// checkParsed is checkStructure, and says whether data failed to parse as
+// YAML (the loader then refuses it).
+func checkParsed(data []byte, maxNodes int64) (why string, unparsed bool) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
 	}
 	if trimmed, ok := jsonText(data); ok {
-		return checkJSON(trimmed, maxNodes)
+		return checkJSON(trimmed, maxNodes), false
 	}
 	if deepJSON(data) {
-		return tooDeepMsg
+		return tooDeepMsg, false
 	}
-	return checkTree(data, ParseNode(data), maxNodes)
+	root := ParseNode(data)
+	return checkTree(data, root, maxNodes), root == nil
+}
+
+// yamlSyntax is the YAML parser's refusal of data, with its line, nil when
+// data is JSON or parses; it is asked only once a parse failed.
+func yamlSyntax(file string, data []byte) *Error {
+	if _, isJSON := jsonText(data); isJSON {
+		return nil
+	}
+	var root yaml.Node
+	err := yaml.Unmarshal(data, &root)
+	if err == nil {
+		return nil
+	}
+	detail := strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", " "), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Line: line, Msg: "not valid YAML: " + err.Error()[len(m[0]):]}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + detail}
 }
 
 // jsonText is data without its surrounding space when it is a JSON object,

@@ -480,4 +480,20 @@ paths:
 			t.Errorf("retired on %s: errors %q, want %q", date, errs, want)
 		}
 	}
+	// A retired version serves no client: a change inside it breaks none.
+	for path, text := range map[string]string{
+		"changed/projects/2024-01-10/spec.yaml": strings.Replace(spec("x-snyk-api-lifecycle: sunset\n"), "id: {type: string}", "id: {type: integer}", 1),
+		"changed/projects/2024-05-01/spec.yaml": spec(""),
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"check", "--format", "json", "--base-date", "2024-06-01", "--revision-date", "2024-06-02", "revision", "changed"}
+	if full, _ := agree(t, "retired version changed", args); full.code != exitPass {
+		t.Errorf("a change inside a retired version: exit %d, want a pass:\n%s", full.code, full.stdout)
+	}
 }
