@@ -243,6 +243,11 @@ func parseOutputs(values []string) ([]output, error) {
 		if !printer.ValidFormat(printer.CheckFormats, format) {
 			return nil, fmt.Errorf("--output %q: format %q: want one of %v", v, format, printer.CheckFormats)
 		}
+		if path == "-" {
+			// Standard output holds the --format report; "-" is no file name
+			// anyone means.
+			return nil, fmt.Errorf("--output %q: the report in --format goes to standard output; name a file (or /dev/stdout)", v)
+		}
 		// One file however it is spelled (./x, an absolute path, a link).
 		same := filepath.Clean(path)
 		if abs, err := filepath.Abs(same); err == nil {

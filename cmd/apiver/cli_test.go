@@ -128,6 +128,8 @@ func TestUsageErrors(t *testing.T) {
 			"Run 'apiver changelog update --help' for examples."}},
 		{[]string{"check", "a.yaml", "b.yaml", "--output", "json=x.json", "--output", "sarif=./x.json"}, []string{
 			`apiver: --output "sarif=./x.json": ./x.json is named twice`}},
+		{[]string{"check", "a.yaml", "b.yaml", "--output", "sarif=-"}, []string{
+			`apiver: --output "sarif=-": the report in --format goes to standard output; name a file (or /dev/stdout)`}},
 		{[]string{"changelog", "migrate", "a.yaml", "--from", "2023-02-30", "--to", "2023-02-01"}, []string{
 			`apiver: --from "2023-02-30": not a version (want YYYY-MM-DD, a real date)`}},
 		{[]string{"changelog", "migrate", "a.yaml", "--from", "2023-01-01", "--to", "v2"}, []string{
