@@ -123,3 +123,14 @@ func TestSplitBranch(t *testing.T) {
 		t.Errorf("a branch that nothing follows splits")
 	}
 }
+
+// TestTemplateReadsLineBreaks: an enum value holding a line break is read
+// from its message as any other, so that it joins its edit.
+func TestTemplateReadsLineBreaks(t *testing.T) {
+	t.Parallel()
+	tmpl := TemplateOf("request-property-enum-value-removed")
+	args, _, ok := tmpl.Args("removed the enum value `BLUE\r\n::warning::x` of the request property `color`")
+	if !ok || len(args) < 1 || args[tmpl.Value] != "BLUE\r\n::warning::x" {
+		t.Errorf("Args = %q, %v; want the value with its line break", args, ok)
+	}
+}

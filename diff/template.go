@@ -49,7 +49,8 @@ func TemplateOf(id string) *Template {
 func newTemplate(pattern string) *Template {
 	t := &Template{Parts: verb.Split(pattern, -1), Status: -1, Value: -1, Target: -1}
 	var re strings.Builder
-	re.WriteString("^")
+	// (?s): a value may hold a line break (an enum value "a\nb").
+	re.WriteString("(?s)^")
 	for i, p := range t.Parts {
 		re.WriteString(regexp.QuoteMeta(p))
 		if i < len(t.Parts)-1 {
