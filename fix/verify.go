@@ -50,6 +50,11 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 	if err := restoredAsInBase(base, opts.baseOperations(base), res, opts.Product); err != nil {
 		return refused("%v", err)
 	}
+	if fixedDoc, err := res.fixedDoc(revision.Path); err == nil {
+		if at := renamedDiscriminatorValue(fixedDoc.root, res.Split); at != "" {
+			return refused("%s is a oneOf/anyOf member of a discriminator without a mapping for it: its split copy's name would be the value clients send and read", at)
+		}
+	}
 	intended := map[[2]string]bool{}
 	for _, t := range res.Restored {
 		intended[[2]string{t.Operation, t.Version}] = true
@@ -125,6 +130,46 @@ func Verify(base, revision *specs.Snapshot, before, after *policy.Report, res *R
 		}
 	}
 	return nil
+}
+
+// renamedDiscriminatorValue is the $ref of a split copy that a
+// discriminator reads by its name, "" when none: a discriminator without a
+// mapping entry for a member takes the member's component name as the
+// property's value, so the copy would change what clients send and read
+// (oasdiff and the name-mapped comparisons see no change).
+func renamedDiscriminatorValue(n *yaml.Node, split map[string]string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == yaml.MappingNode {
+		if _, d := lookup(n, "discriminator", false); d != nil {
+			mapped := map[string]bool{}
+			if _, m := lookup(d, "mapping", false); m != nil && m.Kind == yaml.MappingNode {
+				for i := 1; i < len(m.Content); i += 2 {
+					mapped[m.Content[i].Value] = true
+				}
+			}
+			for _, key := range []string{"oneOf", "anyOf"} {
+				_, list := lookup(n, key, false)
+				if list == nil || list.Kind != yaml.SequenceNode {
+					continue
+				}
+				for _, member := range list.Content {
+					if _, ref := lookup(member, "$ref", false); ref != nil && !mapped[ref.Value] {
+						if _, copied := split[ref.Value]; copied {
+							return ref.Value
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if at := renamedDiscriminatorValue(c, split); at != "" {
+			return at
+		}
+	}
+	return ""
 }
 
 // restoredAsInBase checks that each restored version's media types (ops
