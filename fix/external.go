@@ -218,6 +218,22 @@ func shiftText(text string, delta int) string {
 	return strings.Join(shift(strings.Split(text, "\n"), delta), "\n")
 }
 
+// FirstExternalRef is the first $ref into another file that a document's
+// text holds, "" when none (or the text does not parse).
+func FirstExternalRef(data []byte) string {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil {
+		return ""
+	}
+	first := ""
+	eachExternalRef(&root, func(ref string) {
+		if first == "" {
+			first = ref
+		}
+	})
+	return first
+}
+
 // eachExternalRef calls fn with every $ref under n into another file.
 func eachExternalRef(n *yaml.Node, fn func(string)) {
 	eachExternalRefNode(n, func(v *yaml.Node) { fn(v.Value) })

@@ -68,6 +68,11 @@ func fixDocuments(opts *fixOptions, cmp *pipeline.Comparison, version civil.Date
 			}
 			files, root = map[string][]byte{}, opts.outPath
 			for _, d := range set.Documents {
+				// Only the documents are written: a file they $ref would be
+				// missing beside them.
+				if ref := fix.FirstExternalRef(d.Source.Data()); ref != "" {
+					return fmt.Errorf("%s: $ref %q names a file that -o %s would not hold: fix the documents in place, or print the fix with --diff", d.Path(), ref, opts.outPath)
+				}
 				files[written(d.Path())] = d.Source.Data()
 			}
 		case revision.Ref != "":

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -516,5 +518,54 @@ func TestWritableRefusesAFolderThatTakesNoFile(t *testing.T) {
 	}
 	if err := writable(filepath.Join(dir, "2024-03-01", "spec.yaml")); err != nil {
 		t.Errorf("writable refused a new folder's file: %v", err)
+	}
+}
+
+// TestFixDocumentsIntoFolderRefusesSharedFiles: -o FOLDER writes the
+// documents only, so documents that $ref another file are refused there,
+// with nothing written, instead of a set that does not load.
+func TestFixDocumentsIntoFolderRefusesSharedFiles(t *testing.T) {
+	fastPipelineOnly(t)
+	doc := func(enum string) string {
+		return `openapi: 3.0.3
+info: {title: t, version: "2024-01-01"}
+paths:
+  /w:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                c: {type: string, enum: [` + enum + `]}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: 'common/schemas.yaml#/components/schemas/E'
+`
+	}
+	const schemas = "components:\n  schemas:\n    E: {type: object, properties: {m: {type: string}}}\n"
+	t.Chdir(t.TempDir())
+	for path, text := range map[string]string{
+		"base/api.2024-01-01.yaml": doc("R, G, B"), "base/common/schemas.yaml": schemas,
+		"rev/api.2024-01-01.yaml": doc("R, G"), "rev/common/schemas.yaml": schemas,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runArgs(t, "fix", "base", "rev", "--version", "2024-03-01", "-o", "out")
+	if code != exitInput || !strings.Contains(stderr, `$ref "common/schemas.yaml#/components/schemas/E" names a file that -o out would not hold`) {
+		t.Errorf("fix -o out: exit %d, %s; want exit 2 naming the $ref", code, stderr)
+	}
+	if _, err := os.Stat("out"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("out was made: %v", err)
 	}
 }
