@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -57,7 +58,9 @@ func Documents(pair *load.DocumentPair, report *policy.Report, version civil.Dat
 	changed := map[*specs.VersionDocument]bool{}
 	for _, f := range report.Findings {
 		if f.Rule == policy.BreakingChangeWithoutNewVersion && f.Severity == policy.Error && !f.Exempted && !f.Preexisting && f.Version != "" && f.Change != stabilityDecreased {
-			if d := changedDocument(pair.Revision, f); d != nil {
+			// A document whose bytes are the base's changed through a file
+			// it $refs: copying the base's document back restores nothing.
+			if d := changedDocument(pair.Revision, f); d != nil && !sameAsBase(pair.Base, d) {
 				changed[d] = true
 			}
 		}
@@ -122,6 +125,13 @@ func Documents(pair *load.DocumentPair, report *policy.Report, version civil.Dat
 	})
 	res.Set = set
 	return res, nil
+}
+
+// sameAsBase reports whether the base holds d's document with the same
+// bytes.
+func sameAsBase(base *specs.DocumentSet, d *specs.VersionDocument) bool {
+	b := base.DocumentOf(d.Resource, d.Version)
+	return b != nil && bytes.Equal(b.Source.Data(), d.Source.Data())
 }
 
 // changedDocument is the revision's document a finding of an in-place

@@ -569,3 +569,48 @@ paths:
 		t.Errorf("out was made: %v", err)
 	}
 }
+
+// TestFixDocumentsChangedThroughASharedFile: a change made only in a file
+// the documents $ref is not fixable by copying documents back: nothing is
+// written, nothing claimed restored, and the errors are listed.
+func TestFixDocumentsChangedThroughASharedFile(t *testing.T) {
+	fastPipelineOnly(t)
+	const doc = `openapi: 3.0.3
+info: {title: t, version: "2024-01-01"}
+paths:
+  /w:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: 'common/schemas.yaml#/components/schemas/E'
+      responses:
+        "200": {description: ok}
+`
+	schemas := func(enum string) string {
+		return "components:\n  schemas:\n    E: {type: object, properties: {c: {type: string, enum: [" + enum + "]}}}\n"
+	}
+	t.Chdir(t.TempDir())
+	for path, text := range map[string]string{
+		"base/api.2024-01-01.yaml": doc, "base/common/schemas.yaml": schemas("R, G, B"),
+		"rev/api.2024-01-01.yaml": doc, "rev/common/schemas.yaml": schemas("R, G"),
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runArgs(t, "fix", "base", "rev", "--version", "2024-03-01")
+	if code != exitPolicy || strings.Contains(stderr, "restored") || !strings.Contains(stderr, "not fixable: POST /w 2024-01-01") {
+		t.Errorf("fix: exit %d, %s; want exit 1 listing the error as not fixable, nothing restored", code, stderr)
+	}
+	if entries, _ := os.ReadDir("rev"); len(entries) != 2 {
+		t.Errorf("rev holds %d entries, want its 2 as they were", len(entries))
+	}
+	if got, _ := os.ReadFile("rev/api.2024-01-01.yaml"); string(got) != doc {
+		t.Error("the revision's document changed")
+	}
+}
