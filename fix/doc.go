@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -31,7 +32,16 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 	}
 	if root == nil {
 		var top yaml.Node
-		if err := yaml.Unmarshal(data, &top); err != nil {
+		err := yaml.Unmarshal(data, &top)
+		if err != nil && json.Valid(data) {
+			// JSON's escaped solidus (\/, PHP's default) is no YAML escape:
+			// the text is read, and written, with a plain /.
+			if plain := unescapeSolidus(data); !bytes.Equal(plain, data) {
+				data, top = plain, yaml.Node{}
+				err = yaml.Unmarshal(data, &top)
+			}
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if len(top.Content) > 0 {
@@ -49,6 +59,28 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 		}
 	}
 	return d, nil
+}
+
+// unescapeSolidus is JSON text with each \/ escape inside a string written
+// as the / it stands for.
+func unescapeSolidus(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+			if c == '/' {
+				out = out[:len(out)-1] // the backslash
+			}
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // lookup is the key and value nodes of key in mapping m; with fold the key
