@@ -35,10 +35,10 @@ start=$(date +%s)
 # they run beside the rest of the suite, whose command tests run apiver in
 # the test process, one at a time, on one core.
 corpus_tests='^(TestPipelinesAgreeOnRealCorpus|TestRealHistoryUnderMemoryLimit|TestPipelinesAgreeOnRealHistory|TestRealHistoryDetectsLatestVersion|TestRealPairOneScreen|TestDocumentFormFindsMediaTypeErrors|TestPipelinesAgreeOnCorpusMutations|TestPipelinesAgreeOnWholesaleEdits)$'
-APIVER_LONG=1 gotestsum --format pkgname --jsonfile "$work/corpus.json" -- -timeout 30m -run "$corpus_tests" ./cmd/apiver >"$work/corpus.log" 2>&1 &
+APIVER_LONG=1 gotestsum --format pkgname --jsonfile "$work/corpus.json" -- -timeout 45m -run "$corpus_tests" ./cmd/apiver >"$work/corpus.log" 2>&1 &
 corpus=$!
 status=0
-APIVER_LONG=1 gotestsum --format pkgname --jsonfile "$work/rest.json" -- -timeout 30m -skip "$corpus_tests" ./... || status=$?
+APIVER_LONG=1 gotestsum --format pkgname --jsonfile "$work/rest.json" -- -timeout 45m -skip "$corpus_tests" ./... || status=$?
 wait "$corpus" || status=1
 echo "the real-corpus tests of cmd/apiver:"
 cat "$work/corpus.log"

@@ -25,7 +25,7 @@ func TestDeterminism(t *testing.T) {
 	t.Parallel()
 	runs := 3
 	if longtest.Enabled() {
-		runs = 10
+		runs = 5
 	}
 	seed, _ := filepath.Abs("../../testdata/seed-history")
 	golden, _ := filepath.Abs("../../testdata/golden/changelog.json")

@@ -32,14 +32,14 @@ import (
 // media-type form sees a new version of the operation. The newest pair
 // also goes through both pipelines, which must agree.
 //
-//	APIVER_DOCUMENT_PAIRS  how many consecutive pairs, newest first (default 3; 0: all 22)
+//	APIVER_DOCUMENT_PAIRS  how many consecutive pairs, newest first (default 2; 0: all 22)
 func TestDocumentFormFindsMediaTypeErrors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: splits large snapshots into version documents")
 	}
 	t.Parallel()
 	names := corpus.Names(t)
-	n := envCount(t, "APIVER_DOCUMENT_PAIRS", 3)
+	n := envCount(t, "APIVER_DOCUMENT_PAIRS", 2)
 	first := 1
 	if n > 0 && n < len(names)-1 {
 		first = len(names) - n
