@@ -366,18 +366,11 @@ paths:
 `
 	beta := strings.Replace(stable, "paths:", "x-stability-level: beta\npaths:", 1)
 	t.Chdir(t.TempDir())
-	for path, text := range map[string]string{
+	writeFiles(t, ".", map[string]string{
 		"base/2024-01-01/spec.yaml":          stable,
 		"base/2024-02-01~beta/spec.yaml":     beta,
 		"revision/2024-02-01~beta/spec.yaml": beta,
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	args := []string{"check", "--format", "json", "--revision-date", "2024-03-01", "base", "revision"}
 	agree(t, "stable version removed", args)
 	var errs []string
@@ -453,19 +446,12 @@ paths:
 `
 	}
 	t.Chdir(t.TempDir())
-	for path, text := range map[string]string{
+	writeFiles(t, ".", map[string]string{
 		"base/projects/2024-01-10/spec.yaml":     spec(""),
 		"base/projects/2024-05-01/spec.yaml":     spec(""),
 		"revision/projects/2024-01-10/spec.yaml": spec("x-snyk-api-lifecycle: sunset\n"),
 		"revision/projects/2024-05-01/spec.yaml": spec(""),
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for date, want := range map[string][]string{
 		"2024-06-01": {"GET /orgs/{org_id}/projects version-removed-before-sunset"},
 		"2025-06-01": nil,
@@ -483,17 +469,10 @@ paths:
 		}
 	}
 	// A retired version serves no client: a change inside it breaks none.
-	for path, text := range map[string]string{
+	writeFiles(t, ".", map[string]string{
 		"changed/projects/2024-01-10/spec.yaml": strings.Replace(spec("x-snyk-api-lifecycle: sunset\n"), "id: {type: string}", "id: {type: integer}", 1),
 		"changed/projects/2024-05-01/spec.yaml": spec(""),
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	args := []string{"check", "--format", "json", "--base-date", "2024-06-01", "--revision-date", "2024-06-02", "revision", "changed"}
 	if full, _ := agree(t, "retired version changed", args); full.code != exitPass {
 		t.Errorf("a change inside a retired version: exit %d, want a pass:\n%s", full.code, full.stdout)
@@ -550,17 +529,10 @@ paths:
 	}
 	const schemas = "components:\n  schemas:\n    E: {type: object, properties: {m: {type: string}}}\n"
 	t.Chdir(t.TempDir())
-	for path, text := range map[string]string{
+	writeFiles(t, ".", map[string]string{
 		"base/api.2024-01-01.yaml": doc("R, G, B"), "base/common/schemas.yaml": schemas,
 		"rev/api.2024-01-01.yaml": doc("R, G"), "rev/common/schemas.yaml": schemas,
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	code, _, stderr := runArgs(t, "fix", "base", "rev", "--version", "2024-03-01", "-o", "out")
 	if code != exitInput || !strings.Contains(stderr, `$ref "common/schemas.yaml#/components/schemas/E" names a file that -o out would not hold`) {
 		t.Errorf("fix -o out: exit %d, %s; want exit 2 naming the $ref", code, stderr)
@@ -592,17 +564,10 @@ paths:
 		return "components:\n  schemas:\n    E: {type: object, properties: {c: {type: string, enum: [" + enum + "]}}}\n"
 	}
 	t.Chdir(t.TempDir())
-	for path, text := range map[string]string{
+	writeFiles(t, ".", map[string]string{
 		"base/api.2024-01-01.yaml": doc, "base/common/schemas.yaml": schemas("R, G, B"),
 		"rev/api.2024-01-01.yaml": doc, "rev/common/schemas.yaml": schemas("R, G"),
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	code, _, stderr := runArgs(t, "fix", "base", "rev", "--version", "2024-03-01")
 	if code != exitPolicy || strings.Contains(stderr, "restored") || !strings.Contains(stderr, "not fixable: POST /w 2024-01-01") {
 		t.Errorf("fix: exit %d, %s; want exit 1 listing the error as not fixable, nothing restored", code, stderr)
