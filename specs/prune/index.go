@@ -571,6 +571,12 @@ func (ix *indexer) components(n *yaml.Node, global *[]hashValue) {
 				ix.walk(cv, data, false)
 				continue
 			}
+			if tag := ck.ShortTag(); tag != "!!str" && d.Why == "" {
+				// The loader reads the name as the value YAML gives it (0x10
+				// is 16, null is no key at all); how a $ref then reaches it is
+				// the loader's business.
+				d.Why = fmt.Sprintf("a component name that YAML reads as %s, not a string (line %d)", strings.TrimPrefix(tag, "!!"), ck.Line)
+			}
 			u := &unit{key: ck, value: cv, shape: kindShape}
 			u.hash = d.hashSeeing(cv, kindShape, d.seeInner(&u.inner))
 			u.removable = !merged && ck.Anchor == "" && !hasAnchor(cv)
@@ -882,6 +888,26 @@ func (d *Doc) checkRefs() string {
 	}
 	if why := check(d.roots); why != "" {
 		return why
+	}
+	// A component that is a $ref leading back to itself resolves to
+	// nothing, which the loader and the diff report as they find it.
+	for _, name := range sortedKeys(d.comps) {
+		seen := map[string]bool{}
+		for at := name; ; {
+			seen[at] = true
+			ref := mapValue(d.comps[at].value, "$ref")
+			if ref == nil {
+				break
+			}
+			next, isComponent := componentOf(ref.Value)
+			if !isComponent || d.comps[next] == nil {
+				break
+			}
+			if seen[next] {
+				return fmt.Sprintf("the $ref of %s leads back to itself", name)
+			}
+			at = next
+		}
 	}
 	for _, units := range []map[string]*unit{d.ops, d.comps} {
 		for _, name := range sortedKeys(units) {
