@@ -158,6 +158,27 @@ type checker struct {
 	// deprecated are the dates of direct deprecations the check knows.
 	deprecated map[string]civil.Date
 	allowed    int
+	// byName are the base's and the revision's operations by name, made on
+	// the first question: a check asks once for each of its pairs.
+	byName [2]map[string]*versions.Operation
+}
+
+// operation is the named operation of the base (side 0) or the revision
+// (side 1), nil when it has none.
+func (c *checker) operation(side int, name string) *versions.Operation {
+	if c.byName[side] == nil {
+		ops := c.in.Result.Base
+		if side == 1 {
+			ops = c.in.Result.Revision
+		}
+		c.byName[side] = make(map[string]*versions.Operation, len(ops))
+		for _, op := range ops {
+			if _, ok := c.byName[side][op.Name()]; !ok {
+				c.byName[side][op.Name()] = op // the first, as findOperation
+			}
+		}
+	}
+	return c.byName[side][name]
 }
 
 // add records a finding at the rule's severity, or at most cap for findings
@@ -193,6 +214,7 @@ func (c *checker) changesInExistingVersions() {
 			Location: ch.Location,
 		}, ch.Level)
 	}
+	clock := c.clock()
 	for _, p := range c.in.Result.Pairs {
 		if p.PreRelease || (p.Kind != diff.Same && p.Kind != diff.Unversioned) {
 			continue
@@ -200,7 +222,7 @@ func (c *checker) changesInExistingVersions() {
 		// A version dated after the check's date is scheduled, not yet
 		// released, and a retired one no longer served: no client reads
 		// either, so they change freely (retiring is judged as a removal).
-		if v := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version); v != nil && (c.clock().upcoming(v.Date) || v.Retired) {
+		if v := c.operation(1, p.Operation).AnyVersion(p.Version); v != nil && (clock.upcoming(v.Date) || v.Retired) {
 			continue
 		}
 		for _, ch := range p.Changes {
@@ -372,8 +394,8 @@ func (c *checker) removedVersions() {
 // retires reports whether the revision marks p's version no longer served
 // where the base did not.
 func (c *checker) retires(p *diff.Pair) bool {
-	revision := findOperation(c.in.Result.Revision, p.Operation).AnyVersion(p.Version)
-	base := findOperation(c.in.Result.Base, p.Operation).AnyVersion(p.Version)
+	revision := c.operation(1, p.Operation).AnyVersion(p.Version)
+	base := c.operation(0, p.Operation).AnyVersion(p.Version)
 	return revision != nil && base != nil && revision.Retired && !base.Retired
 }
 
