@@ -358,3 +358,18 @@ func TestHandWrittenTextStartsNoWorkflowCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestOperationsCountedOnce: an operation named for two of its properties
+// counts once in "in N operations".
+func TestOperationsCountedOnce(t *testing.T) {
+	t.Parallel()
+	line := &changelog.Line{Text: "removed the enum value `X`", Uses: []changelog.Use{
+		{Operation: "GET /a", Version: "2024-01-01", Detail: "`color`"},
+		{Operation: "GET /b", Version: "2024-01-01", Detail: "`color`"},
+		{Operation: "GET /a", Version: "2024-01-01", Detail: "`shade`"},
+		{Operation: "GET /c", Version: "2024-01-01", Detail: "`tint`"},
+	}}
+	if n := line.Operations(); n != 3 {
+		t.Errorf("Operations() = %d, want 3", n)
+	}
+}

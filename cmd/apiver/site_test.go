@@ -32,6 +32,12 @@ func TestSiteKeepsItsInputs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("public", "changelog.json")); err != nil {
 		t.Errorf("the changelog is gone: %v", err)
 	}
+	for _, flags := range [][]string{{"--base-url", "../../"}, {"--match-path", "("}} {
+		args := append([]string{"site", filepath.Join("public", "changelog.json"), "-o", "other"}, flags...)
+		if code, _, stderr := runArgs(t, args...); code != exitInput || !strings.Contains(stderr, flags[0]) {
+			t.Errorf("site %s %q: exit %d, %s; want exit 2 naming the flag", flags[0], flags[1], code, stderr)
+		}
+	}
 	if err := os.Mkdir("empty", 0o755); err != nil {
 		t.Fatal(err)
 	}
