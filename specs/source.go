@@ -315,6 +315,16 @@ var (
 	unmarshalLine = regexp.MustCompile(`unmarshal errors:\s+line (\d+): ([^\n]*)`)
 )
 
+// yamlError is the YAML parser's refusal ("yaml: line 3: …") as one error
+// naming the file and, where the parser says, the line.
+func yamlError(file, detail string) *Error {
+	if m := yamlLine.FindStringSubmatch(detail); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Line: line, Msg: "not valid YAML: " + detail[len(m[0]):]}
+	}
+	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
+}
+
 // DescribeLoadError turns kin-openapi's errors in loading data, the
 // document at path, into one line naming the file and, for syntax errors,
 // the line.
@@ -353,11 +363,7 @@ func DescribeLoadError(path string, data []byte, err error) error {
 				line, _ := strconv.Atoi(m[1])
 				return &Error{File: path, Line: line, Msg: "not valid YAML: " + m[2]}
 			}
-			if m := yamlLine.FindStringSubmatch(detail); m != nil {
-				line, _ := strconv.Atoi(m[1])
-				return &Error{File: path, Line: line, Msg: "not valid YAML: " + detail[len(m[0]):]}
-			}
-			return &Error{File: path, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
+			return yamlError(path, detail)
 		}
 	}
 	if m := typeMismatch.FindStringSubmatch(msg); m != nil {

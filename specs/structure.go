@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/apiver/apiver/internal/jsonscan"
@@ -79,12 +78,7 @@ func yamlSyntax(file string, data []byte) *Error {
 	if err == nil {
 		return nil
 	}
-	detail := strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", " "), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: file, Line: line, Msg: "not valid YAML: " + err.Error()[len(m[0]):]}
-	}
-	return &Error{File: file, Msg: "not valid YAML: " + detail}
+	return yamlError(file, strings.ReplaceAll(err.Error(), "\n", " "))
 }
 
 // jsonText is data without its surrounding space when it is a JSON object,

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -110,7 +108,7 @@ func writeDocuments(files map[string][]byte, root string, lockTimeout time.Durat
 	// that takes no new file, or a target that takes no write (read-only,
 	// immutable), would stop the fix half-way, so each is tried first.
 	for i, t := range targets {
-		if err := writable(t.Real); err != nil {
+		if err := t.Writable(); err != nil {
 			return fmt.Errorf("%s: %w: nothing written", paths[i], err)
 		}
 	}
@@ -126,41 +124,4 @@ func writeDocuments(files map[string][]byte, root string, lockTimeout time.Durat
 		}
 	}
 	return nil
-}
-
-// writable tries, without changing anything, whether path can be replaced:
-// its folder (the nearest that exists) takes a new file, and the file, if
-// it exists, opens for writing.
-func writable(path string) error {
-	dir := filepath.Dir(path)
-	for {
-		if _, err := os.Stat(dir); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	probe, err := os.CreateTemp(dir, ".apiver-probe-*")
-	if err != nil {
-		return pathProblem(err)
-	}
-	probe.Close()
-	os.Remove(probe.Name())
-	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-		f.Close()
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return pathProblem(err)
-	}
-	return nil
-}
-
-// pathProblem is an error without the path that the message names already.
-func pathProblem(err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err
-	}
-	return err
 }

@@ -479,27 +479,6 @@ paths:
 	}
 }
 
-// TestWritableRefusesAFolderThatTakesNoFile: fix on documents tries every
-// target before it writes one, so a folder that takes no new file stops it
-// before anything changed.
-func TestWritableRefusesAFolderThatTakesNoFile(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root writes into any folder")
-	}
-	dir := t.TempDir()
-	locked := filepath.Join(dir, "2024-02-01")
-	if err := os.Mkdir(locked, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(locked, 0o755) })
-	if err := writable(filepath.Join(locked, "spec.yaml")); err == nil {
-		t.Error("writable accepted a folder without write permission")
-	}
-	if err := writable(filepath.Join(dir, "2024-03-01", "spec.yaml")); err != nil {
-		t.Errorf("writable refused a new folder's file: %v", err)
-	}
-}
-
 // TestFixDocumentsIntoFolderRefusesSharedFiles: -o FOLDER writes the
 // documents only, so documents that $ref another file are refused there,
 // with nothing written, instead of a set that does not load.

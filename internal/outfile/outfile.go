@@ -257,6 +257,36 @@ func Inside(root, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
+// Writable tries, without changing anything, whether a File target can be
+// replaced: its folder (the nearest that exists) takes a new file, and the
+// file, if it exists, opens for writing. A writer of many files asks each
+// first, so that none stops it half-way.
+func (t *Target) Writable() error {
+	dir := filepath.Dir(t.Real)
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	probe, err := os.CreateTemp(dir, ".apiver-probe-*")
+	if err != nil {
+		return unwrapPath(err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	if f, err := os.OpenFile(t.Real, os.O_WRONLY, 0); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return unwrapPath(err)
+	}
+	return nil
+}
+
 func unwrapPath(err error) error {
 	if pathErr, ok := errors.AsType[*fs.PathError](err); ok {
 		return pathErr.Err

@@ -103,3 +103,33 @@ func TestResolveRefusesLinkIntoGit(t *testing.T) {
 		t.Errorf("Resolve(link inside the work tree) = %+v, %v; want a file", got, err)
 	}
 }
+
+// TestWritableRefusesAFolderThatTakesNoFile: a writer of many files tries
+// every target before it writes one, so a folder that takes no new file
+// stops it before anything changed.
+func TestWritableRefusesAFolderThatTakesNoFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into any folder")
+	}
+	dir := t.TempDir()
+	locked := filepath.Join(dir, "2024-02-01")
+	if err := os.Mkdir(locked, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	if err := targetOf(t, filepath.Join(locked, "spec.yaml")).Writable(); err == nil {
+		t.Error("writable accepted a folder without write permission")
+	}
+	if err := targetOf(t, filepath.Join(dir, "2024-03-01", "spec.yaml")).Writable(); err != nil {
+		t.Errorf("writable refused a new folder's file: %v", err)
+	}
+}
+
+func targetOf(t *testing.T, path string) *Target {
+	t.Helper()
+	target, err := Resolve(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target
+}
