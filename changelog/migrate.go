@@ -224,13 +224,13 @@ func GuideLines(changes []diff.Change) []GuideLine {
 		e := diff.EditOf(c.ID, c.Message)
 		edits[i] = e
 		key := string(c.Level) + "\x00" + c.ID + "\x00" + e.Key
-		if e.Property == "" && e.Value == "" {
+		if e.Property == "" && !e.Valued {
 			// Only changes of a property or an enum are made alike to
 			// sibling schemas.
 			key += "\x00" + c.Message
 		}
 		parts[j] = diff.EditPart{Key: key, Node: e.Place}
-		if e.Value != "" {
+		if e.Valued {
 			parts[j].Values = []string{e.Value}
 		}
 	}
@@ -261,7 +261,8 @@ func GuideLines(changes []diff.Change) []GuideLine {
 						messages = append(messages, m)
 					}
 				}
-				if v := edits[firsts[j]].Value; v != "" && !seen["v"+v] {
+				if e := edits[firsts[j]]; e.Valued && !seen["v"+e.Value] {
+					v := e.Value
 					seen["v"+v] = true
 					values = append(values, v)
 				}

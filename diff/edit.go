@@ -21,9 +21,10 @@ type Edit struct {
 	// Key is the same for every change of one edit: the root message with
 	// the enum value taken out.
 	Key string
-	// Value is the enum value the change adds or removes, "" for other
-	// changes.
-	Value string
+	// Value is the enum value the change adds or removes (Valued: it may
+	// be the empty string); "" for other changes.
+	Value  string
+	Valued bool
 	// Property is the changed property's own name, "" when the message
 	// names none: only changes of a property are made to sibling schemas.
 	// Parameter says it names a parameter instead, which no sibling schema
@@ -48,7 +49,7 @@ func EditOf(id, message string) Edit {
 	}
 	var e Edit
 	if t.Value >= 0 {
-		e.Value = args[t.Value]
+		e.Value, e.Valued = args[t.Value], true
 		args[t.Value] = "…"
 	}
 	if t.Target >= 0 {

@@ -13,13 +13,16 @@ func TestEditOf(t *testing.T) {
 		want        Edit
 	}{
 		{removed, "removed the enum value `GROUP_OWNER` of the request property `roles/items/roleName`",
-			Edit{Key: "removed the enum value `…` of the request property `roleName`", Value: "GROUP_OWNER", Property: "roleName", Place: "roles/items"}},
+			Edit{Key: "removed the enum value `…` of the request property `roleName`", Value: "GROUP_OWNER", Valued: true, Property: "roleName", Place: "roles/items"}},
 		{removed, "removed the enum value `MONGOD` of the request property `oneOf[#/components/schemas/S3LogIntegrationRequest]/logTypes/items/`",
-			Edit{Key: "removed the enum value `…` of the request property `logTypes`", Value: "MONGOD", Property: "logTypes", Place: "oneOf[#/components/schemas/S3LogIntegrationRequest]"}},
+			Edit{Key: "removed the enum value `…` of the request property `logTypes`", Value: "MONGOD", Valued: true, Property: "logTypes", Place: "oneOf[#/components/schemas/S3LogIntegrationRequest]"}},
 		{"response-property-enum-value-removed", "removed the `A` enum value from the `results/items/state` response property for the response status `200`",
-			Edit{Key: "removed the `…` enum value from the `state` response property", Value: "A", Property: "state", Place: "results/items"}},
+			Edit{Key: "removed the `…` enum value from the `state` response property", Value: "A", Valued: true, Property: "state", Place: "results/items"}},
 		{pattern, "added the pattern `^([a-f0-9]{24})$` to the request property `oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]/notifierId` (shared schema: `Root`, also at `x` and 11 more)",
 			Edit{Key: "added the pattern `^([a-f0-9]{24})$` to the request property `notifierId`", Property: "notifierId", Place: "oneOf[subschema #1: Any]/notifications/items/oneOf[subschema #2: Email Notification]"}},
+		// The empty string is a value too.
+		{removed, "removed the enum value `` of the request property `kind`",
+			Edit{Key: "removed the enum value `…` of the request property `kind`", Valued: true, Property: "kind"}},
 		{pattern, "added the pattern `^a$` to the request property `name`",
 			Edit{Key: "added the pattern `^a$` to the request property `name`", Property: "name"}},
 		// Ids oasdiff does not know keep their root message.

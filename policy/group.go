@@ -259,7 +259,7 @@ func (r grouping) editPart(key string, members []int) diff.EditPart {
 		e := r.edits[i]
 		keys = append(keys, e.Key)
 		nodes = append(nodes, OperationVersion(f.Operation, f.Version)+"\x00"+e.Place)
-		if e.Value != "" {
+		if e.Valued {
 			values = append(values, e.Value)
 		}
 	}
@@ -271,7 +271,7 @@ func (r grouping) editPart(key string, members []int) diff.EditPart {
 // response) stay at their place.
 func (r grouping) ofSchemas(members []int) bool {
 	for _, i := range members {
-		if e := r.edits[i]; (e.Property == "" || e.Parameter) && e.Value == "" {
+		if e := r.edits[i]; (e.Property == "" || e.Parameter) && !e.Valued {
 			return false
 		}
 	}
@@ -289,10 +289,10 @@ func (r grouping) editMessage(g *Group, at []string) string {
 	for _, i := range g.Members {
 		f := r.Findings[i]
 		messages = append(messages, f.Message)
-		v := r.edits[i].Value
-		if v == "" {
+		if !r.edits[i].Valued {
 			continue
 		}
+		v := r.edits[i].Value
 		l := 0
 		if f.Location != nil {
 			l = f.Location.Line

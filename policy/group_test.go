@@ -122,6 +122,7 @@ func TestGroupsGatherEdits(t *testing.T) {
 		f("POST /b", enum, "removed the enum value `A` of the request property `roles/items/role`", 10),
 		f("POST /b", enum, "removed the enum value `B` of the request property `roles/items/role`", 11),
 		f("POST /c", enum, "removed the enum value `C` of the request property `role`", 40),
+		f("POST /c", enum, "removed the enum value `` of the request property `role`", 41),
 		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/EmailNotification]/notifierId`", 70),
 		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/SlackNotification]/notifierId`", 60),
 		f("POST /n", pattern, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`", 80),
@@ -134,9 +135,9 @@ func TestGroupsGatherEdits(t *testing.T) {
 	}
 	wants := []want{
 		{[]int{0, 1, 2, 3}, 10, "removed the enum values `A`, `B` of the request property `role`"},
-		{[]int{4}, 40, "removed the enum value `C` of the request property `role`"},
-		{[]int{5, 6}, 60, "added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack"},
-		{[]int{7}, 80, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`"},
+		{[]int{4, 5}, 40, "removed the enum values `C`, `` of the request property `role`"},
+		{[]int{6, 7}, 60, "added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack"},
+		{[]int{8}, 80, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`"},
 	}
 	if len(groups) != len(wants) {
 		t.Fatalf("%d groups, want %d: %+v", len(groups), len(wants), groups)
