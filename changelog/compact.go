@@ -256,7 +256,7 @@ func newItem(e Entry, text string) *item {
 	if t.Target >= 0 {
 		path := args[t.Target]
 		if prefix, name, suffix, found := diff.SplitBranch(path); found {
-			it.prefix, it.suffix, it.variants = prefix, suffix, []string{name}
+			it.prefix, it.suffix, it.variants = diff.NamedBranches(prefix), suffix, []string{name}
 			path = ""
 		}
 		it.targets = []string{path}

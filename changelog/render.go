@@ -89,12 +89,12 @@ func (l *Line) UseGroups() []UseGroup {
 	return out
 }
 
-// Operations counts the operation-versions the line names: an operation
-// named once for each of two details is one.
+// Operations counts the operations the line names: an operation named
+// for two of its versions, or for two details, is one.
 func (l *Line) Operations() int {
-	seen := map[[2]string]bool{}
+	seen := map[string]bool{}
 	for _, u := range l.Uses {
-		seen[[2]string{u.Operation, u.Version}] = true
+		seen[u.Operation] = true
 	}
 	return len(seen)
 }

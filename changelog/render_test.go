@@ -192,7 +192,8 @@ func TestNestedVariantsMerge(t *testing.T) {
 	if len(ls) != 1 {
 		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
 	}
-	want := "Added the pattern `^a$` to the request property `oneOf[subschema #1: Any Other Alert Configurations]/notifications/items/notifierId` (shared schema: `Root`) in 3 notification variants: Datadog, Email, Slack"
+	// The outer branch is named by its title, without its position.
+	want := "Added the pattern `^a$` to the request property `oneOf[Any Other Alert Configurations]/notifications/items/notifierId` (shared schema: `Root`) in 3 notification variants: Datadog, Email, Slack"
 	if ls[0].Text != want || ls[0].Entries != 3 {
 		t.Errorf("line %q, %d entries; want %q, 3 entries", ls[0].Text, ls[0].Entries, want)
 	}
@@ -359,8 +360,8 @@ func TestHandWrittenTextStartsNoWorkflowCommand(t *testing.T) {
 	}
 }
 
-// TestOperationsCountedOnce: an operation named for two of its properties
-// counts once in "in N operations".
+// TestOperationsCountedOnce: an operation named for two of its properties,
+// or for two of its versions, counts once in "in N operations".
 func TestOperationsCountedOnce(t *testing.T) {
 	t.Parallel()
 	line := &changelog.Line{Text: "removed the enum value `X`", Uses: []changelog.Use{
@@ -368,8 +369,27 @@ func TestOperationsCountedOnce(t *testing.T) {
 		{Operation: "GET /b", Version: "2024-01-01", Detail: "`color`"},
 		{Operation: "GET /a", Version: "2024-01-01", Detail: "`shade`"},
 		{Operation: "GET /c", Version: "2024-01-01", Detail: "`tint`"},
+		{Operation: "GET /c", Version: "2024-02-01", Detail: "`tint`"},
 	}}
 	if n := line.Operations(); n != 3 {
 		t.Errorf("Operations() = %d, want 3", n)
+	}
+}
+
+// TestRenamedBranchNamedOnce: a branch whose title changed is called by its
+// new title; one edit reached through it at another position in another
+// operation is the same line.
+func TestRenamedBranchNamedOnce(t *testing.T) {
+	t.Parallel()
+	changes := []changelog.Entry{
+		entry("POST /idps", "request-property-removed", "removed the request property `oneOf[subschema #1: OIDC -> subschema #1: OIDC WORKFORCE]/audienceClaim`"),
+		entry("PATCH /idps/{id}", "request-property-removed", "removed the request property `oneOf[subschema #2: OIDC -> subschema #2: OIDC WORKFORCE]/audienceClaim`"),
+	}
+	ls := changelog.Lines(changelog.Release{Date: "2026-01-01", Changes: changes}, nil)
+	if len(ls) != 1 {
+		t.Fatalf("got %d lines, want 1: %+v", len(ls), ls)
+	}
+	if want := "Removed the request property `audienceClaim` in the `OIDC WORKFORCE` variant"; ls[0].Text != want {
+		t.Errorf("line %q, want %q", ls[0].Text, want)
 	}
 }

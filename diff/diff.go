@@ -197,8 +197,18 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		normalize(report)
 	}
 	checks := oasdiffChecks()
-	config := checker.NewConfig(checks, checker.WithSeverityLevels(levelsForOasdiff(levels, checker.NewConfig(checks).LogLevels)))
-	found := checker.CheckBackwardCompatibilityUntilLevel(config, report, &sources, checker.INFO)
+	severities := checker.WithSeverityLevels(levelsForOasdiff(levels, checker.NewConfig(checks).LogLevels))
+	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checks, severities), report, &sources, checker.INFO)
+	if lowered := loweredBelowBeta(pairs, opts.Plan); len(lowered) > 0 {
+		// oasdiff leaves out of its checks an operation the revision marks
+		// draft or alpha, but a stable version marked so in place stays
+		// gated, with all else its change does: those pairs' changes are
+		// read from a run that keeps every operation. (It runs on the same
+		// report: the run above left out only what is below beta.)
+		all := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checks, severities, checker.WithStabilityLevel(checker.StabilityDraft)), report, &sources, checker.INFO)
+		inLowered := func(c checker.Change) bool { i, ok := pairIndex(c); return ok && lowered[i] }
+		found = append(slices.DeleteFunc(found, inLowered), slices.DeleteFunc(all, func(c checker.Change) bool { return !inLowered(c) })...)
+	}
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
 	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
@@ -334,6 +344,27 @@ func pairPath(i int, path string) string {
 }
 
 // pairIndex reads the pair a change belongs to back from its path.
+// loweredBelowBeta are the pairs (by index) whose revision marks the
+// operation draft or alpha where the base did not, as oasdiff reads
+// x-stability-level.
+func loweredBelowBeta(pairs []pairing, plan *load.Plan) map[int]bool {
+	below := func(op *openapi3.Operation) bool {
+		level, _ := op.Extensions[versions.StabilityExtension].(string)
+		return level == checker.StabilityDraft || level == checker.StabilityAlpha
+	}
+	var lowered map[int]bool
+	for i, p := range pairs {
+		if p.base == nil || p.revision == nil || unchanged(p, plan) || below(p.base.op) || !below(p.revision.op) {
+			continue
+		}
+		if lowered == nil {
+			lowered = map[int]bool{}
+		}
+		lowered[i] = true
+	}
+	return lowered
+}
+
 func pairIndex(c checker.Change) (int, bool) {
 	if c.GetSection() != "paths" {
 		return 0, false
@@ -416,7 +447,9 @@ func (n mediaTypeNamer) restore(message, version string) string {
 }
 
 // dedupe sorts a pair's changes and drops repeats: one schema edit seen
-// through several media types (json, csv) of one version is one change.
+// through several media types (json, csv) of one version is one change,
+// which then names none of them (oasdiff's "(media type: …+csv)" would say
+// it concerns CSV alone).
 func (n mediaTypeNamer) dedupe(changes []Change) []Change {
 	key := func(c Change) string {
 		if n.anySuffix == nil {
@@ -427,7 +460,30 @@ func (n mediaTypeNamer) dedupe(changes []Change) []Change {
 	slices.SortStableFunc(changes, func(a, b Change) int {
 		return cmp.Or(cmp.Compare(a.Level.Rank(), b.Level.Rank()), cmp.Compare(a.ID, b.ID), cmp.Compare(key(a), key(b)), compareChanges(a, b))
 	})
-	return slices.CompactFunc(changes, func(a, b Change) bool { return a.ID == b.ID && key(a) == key(b) })
+	out := changes[:0]
+	for _, c := range changes {
+		last := len(out) - 1
+		if last < 0 || out[last].ID != c.ID || key(out[last]) != key(c) {
+			out = append(out, c)
+			continue
+		}
+		if c.Message != out[last].Message {
+			out[last].Message = n.withoutMediaType(out[last].Message)
+		}
+	}
+	clear(changes[len(out):])
+	return out
+}
+
+// withoutMediaType drops oasdiff's "(media type: …)" detail from a message
+// where it names one of the product's media types.
+func (n mediaTypeNamer) withoutMediaType(message string) string {
+	return mediaTypePart.ReplaceAllStringFunc(message, func(part string) string {
+		if n.anySuffix.MatchString(part) {
+			return ""
+		}
+		return part
+	})
 }
 
 func compareChanges(a, b Change) int {

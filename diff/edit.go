@@ -102,7 +102,12 @@ var branchOnly = regexp.MustCompile(`(?:oneOf|anyOf|allOf)\[[^\]]*\]`)
 
 // BranchName is what a reader calls a branch, from what is inside its
 // brackets: the schema's name, the discriminator value, or its position.
+// A branch whose name changed ("subschema #1: OIDC -> subschema #1: OIDC
+// WORKFORCE") is called by its name in the revision.
 func BranchName(inside string) string {
+	if i := strings.LastIndex(inside, " -> "); i >= 0 && branchLike(inside[i+4:]) {
+		inside = inside[i+4:]
+	}
 	inside = strings.TrimPrefix(inside, "#/components/schemas/")
 	if rest, ok := strings.CutPrefix(inside, "subschema "); ok {
 		if _, value, found := strings.Cut(rest, ": "); found {
@@ -111,6 +116,26 @@ func BranchName(inside string) string {
 		return rest
 	}
 	return inside
+}
+
+// branchLike reports whether s is how oasdiff names a branch: by its
+// position and title, or by its component.
+func branchLike(s string) bool {
+	return strings.HasPrefix(s, "subschema #") || strings.HasPrefix(s, "#/components/schemas/")
+}
+
+// NamedBranches writes a path's branches by their names where they have
+// one (`oneOf[subschema #2: Mid]` is `oneOf[Mid]`): the position of a named
+// branch differs between the schemas that hold it.
+func NamedBranches(path string) string {
+	return BranchStep.ReplaceAllStringFunc(path, func(step string) string {
+		m := BranchStep.FindStringSubmatchIndex(step)
+		name := BranchName(step[m[2]:m[3]])
+		if strings.HasPrefix(name, "#") {
+			return step
+		}
+		return step[:m[2]] + name + step[m[3]:]
+	})
 }
 
 // SplitBranch cuts a property path at the branch that names the schema
@@ -211,6 +236,31 @@ func GatherEdits(parts []EditPart) [][][]int {
 		edits[i] = append(edits[i], n.parts)
 	}
 	return edits
+}
+
+// ApartByName splits the edits of GatherEdits so that no two nodes of one
+// edit have the same schema name (name, as SchemaName gives it): the same
+// edit made to schemas that its statement could not tell apart (the own
+// bodies of two operations, each changed at its top level) is an edit at
+// each place. A node joins the first of its edit's parts that has no node
+// of its name.
+func ApartByName(edits [][][]int, name func(node []int) string) [][][]int {
+	var out [][][]int
+	for _, nodes := range edits {
+		var parts [][][]int
+		var names []map[string]bool
+		for _, node := range nodes {
+			n := name(node)
+			i := slices.IndexFunc(names, func(seen map[string]bool) bool { return !seen[n] })
+			if i < 0 {
+				i = len(parts)
+				parts, names = append(parts, nil), append(names, map[string]bool{})
+			}
+			parts[i], names[i][n] = append(parts[i], node), true
+		}
+		out = append(out, parts...)
+	}
+	return out
 }
 
 // EditMessage states one edit from the distinct messages of its changes

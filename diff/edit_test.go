@@ -137,3 +137,13 @@ func TestTemplateReadsLineBreaks(t *testing.T) {
 		t.Errorf("Args = %q, %v; want the value with its line break", args, ok)
 	}
 }
+
+func TestApartByName(t *testing.T) {
+	t.Parallel()
+	names := []string{"A", "B", "", "", "A"}
+	got := ApartByName([][][]int{{{0}, {1}, {2}, {3}, {4}}, {{1}}}, func(node []int) string { return names[node[0]] })
+	want := [][][]int{{{0}, {1}, {2}}, {{3}, {4}}, {{1}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ApartByName = %v, want %v", got, want)
+	}
+}

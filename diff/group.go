@@ -28,6 +28,7 @@ func MessageShape(message string) string {
 }
 
 func rootMessage(message string, property func(path string) string) string {
+	message = inboundWording(message)
 	message = sharedDetail.ReplaceAllString(message, "")
 	message = statusPart.ReplaceAllString(message, "")
 	message = mediaTypePart.ReplaceAllString(message, "")
@@ -46,6 +47,27 @@ func rootMessage(message string, property func(path string) string) string {
 	b.WriteString(message[last:])
 	return b.String()
 }
+
+// inboundWording words a webhook's or a callback's change as oasdiff words
+// the same change of an operation (outboundMessage, undone): one edit of a
+// schema that paths, callbacks and webhooks share reads alike in all of
+// them. Quoted names and values stay as they are.
+func inboundWording(message string) string {
+	if !strings.Contains(message, " payload") && !strings.Contains(message, "consumer's response") {
+		return message
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range quoted.FindAllStringIndex(message, -1) {
+		b.WriteString(outboundTerms.Replace(message[last:m[0]]))
+		b.WriteString(message[m[0]:m[1]])
+		last = m[1]
+	}
+	b.WriteString(outboundTerms.Replace(message[last:]))
+	return b.String()
+}
+
+var outboundTerms = strings.NewReplacer("webhook payload", "response", "callback payload", "response", "consumer's response", "request")
 
 // WithoutElsewhere drops from a message oasdiff's list of the other paths
 // at which an operation reaches the changed shared schema, keeping the

@@ -29,6 +29,24 @@ func TestRootMessage(t *testing.T) {
 			"the response property `…` became optional",
 		},
 		{
+			// A webhook's or a callback's payload is worded as the response
+			// it is judged as: one edit reads alike in paths, callbacks and
+			// webhooks. Quoted names keep their words.
+			"the webhook payload property `items/state` became optional",
+			"the response property `state` became optional",
+			"the response property `…` became optional",
+		},
+		{
+			"removed the `webhook payload` enum value from the `kind` callback payload property",
+			"removed the `webhook payload` enum value from the `kind` response property",
+			"removed the `webhook payload` enum value from the `…` response property",
+		},
+		{
+			"the consumer's response property `received` became required",
+			"the request property `received` became required",
+			"the request property `…` became required",
+		},
+		{
 			// A bare property name is a property too; enum values and
 			// patterns with slashes are not.
 			"removed the enum value `a/b` of the request property `role`",

@@ -362,6 +362,12 @@ func (c *checker) removedVersions() {
 		if p.PreRelease && successor != nil && successor.Date == v.Date {
 			continue
 		}
+		// A successor tells clients to move once it is released: one that
+		// arrives with the removal gave them no notice, so only the base's
+		// deprecates the version.
+		if successor != nil && baseOp.AnyVersion(successor.Name) == nil {
+			successor = nil
+		}
 		l := clock.lifecycle(c.in.Base, baseOp, v, successor)
 		var why string
 		switch {

@@ -34,15 +34,6 @@ const (
 	LatestVersion SnapshotMode = "latest-version"
 )
 
-// monthsUnset stands for a deprecationMonths the file leaves out, so that
-// one it sets (even to 0, refused) is told apart: sunset.stable may set the
-// stable period only when deprecationMonths is left out.
-const monthsUnset = -1
-
-// snapshotUnset stands for a snapshot: the file leaves out while it is
-// decoded: one it sets, even to "", is then told apart (and validated).
-const snapshotUnset SnapshotMode = "\x00unset"
-
 // DefaultConfigFile is read from the current directory when --config is not
 // given.
 const DefaultConfigFile = "apiver.yaml"
@@ -199,19 +190,15 @@ func LoadConfig(path string) (Config, error) {
 // an error naming it.
 func ParseConfig(name string, data []byte) (Config, error) {
 	cfg := DefaultConfig()
-	cfg.Snapshot = snapshotUnset
-	cfg.DeprecationMonths = monthsUnset
+	cfg.DeprecationMonths = 0
 	if err := decodeStrict(data, &cfg); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, err)
 	}
-	cfg.SnapshotDeclared = cfg.Snapshot != snapshotUnset
-	if !cfg.SnapshotDeclared {
-		cfg.Snapshot = DefaultConfig().Snapshot
-	}
-	monthsDeclared := cfg.DeprecationMonths != monthsUnset
-	if !monthsDeclared {
-		cfg.DeprecationMonths = 0
-	}
+	// Whether a key is there is read from the keys, not from a value that
+	// stands for "left out": any value the file can hold is judged.
+	declared := topLevelKeys(data)
+	cfg.SnapshotDeclared = declared["snapshot"]
+	monthsDeclared := declared["deprecationMonths"]
 	if err := cfg.validate(monthsDeclared); err != nil {
 		return Config{}, fmt.Errorf("%s: %s", name, atKeyLine(data, err.Error()))
 	}
@@ -265,6 +252,21 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s", path, sizelimit.Problem(err))
 	}
 	return data, nil
+}
+
+// topLevelKeys are the keys of a document's root mapping (data decoded:
+// it parses).
+func topLevelKeys(data []byte) map[string]bool {
+	var root yaml.Node
+	_ = yaml.Unmarshal(data, &root)
+	keys := map[string]bool{}
+	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
+		m := root.Content[0].Content
+		for i := 0; i+1 < len(m); i += 2 {
+			keys[m[i].Value] = true
+		}
+	}
+	return keys
 }
 
 func decodeStrict(data []byte, out any) error {

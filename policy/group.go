@@ -207,7 +207,8 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		parts[i] = gr.editPart(fmt.Sprint(k), g.Members)
 	}
 	var groups []*Group
-	for _, nodes := range diff.GatherEdits(parts) {
+	placeName := func(node []int) string { return diff.SchemaName(gr.edits[places[node[0]].Members[0]].Place) }
+	for _, nodes := range diff.ApartByName(diff.GatherEdits(parts), placeName) {
 		g := places[nodes[0][0]]
 		var at []string
 		for _, node := range nodes {

@@ -126,6 +126,10 @@ func TestGroupsGatherEdits(t *testing.T) {
 		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/EmailNotification]/notifierId`", 70),
 		f("POST /n", pattern, "added the pattern `^a$` to the request property `oneOf[#/components/schemas/SlackNotification]/notifierId`", 60),
 		f("POST /n", pattern, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`", 80),
+		// The same edit of two operations' own bodies: nothing names the
+		// schemas apart, so each stays at its place.
+		f("POST /p", pattern, "added the pattern `^c$` to the request property `code`", 90),
+		f("POST /q", pattern, "added the pattern `^c$` to the request property `code`", 95),
 	}}
 	groups := r.Groups(nil)
 	type want struct {
@@ -138,6 +142,8 @@ func TestGroupsGatherEdits(t *testing.T) {
 		{[]int{4, 5}, 40, "removed the enum values `C`, `` of the request property `role`"},
 		{[]int{6, 7}, 60, "added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack"},
 		{[]int{8}, 80, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`"},
+		{[]int{9}, 90, "added the pattern `^c$` to the request property `code`"},
+		{[]int{10}, 95, "added the pattern `^c$` to the request property `code`"},
 	}
 	if len(groups) != len(wants) {
 		t.Fatalf("%d groups, want %d: %+v", len(groups), len(wants), groups)

@@ -20,6 +20,9 @@ func TestConfigValuesMakeSense(t *testing.T) {
 		{"months in octal", "deprecationMonths: 012", "line 1: deprecationMonths: 012 is not written in decimal digits"},
 		{"months in hexadecimal", "deprecationMonths: 0x0c", "line 1: deprecationMonths: 0x0c is not written in decimal digits"},
 		{"months null", "deprecationMonths: null", "line 1: deprecationMonths: null"},
+		// No value stands for a key left out.
+		{"months minus one", "deprecationMonths: -1\nsunset: {stable: 3 months}", "line 1: deprecationMonths: must be from 1 to 600"},
+		{"snapshot NUL", `snapshot: "\0unset"`, `snapshot: "\x00unset" is not all-versions or latest-version`},
 		{"months empty", "deprecationMonths:", "line 1: deprecationMonths: null"},
 		{"size a float", "maxSpecSizeMiB: 1e3", "line 1: maxSpecSizeMiB: 1e3 is not an integer"},
 		{"two documents", "deprecationMonths: 12\n---\ndeprecationMonths: 1\n", "a config is one document"},

@@ -92,14 +92,13 @@ const annotationOperations = 10
 // ref) and, for an exempted group, why it passes.
 func (a *annotation) text() string {
 	same := func(s string) string { return s }
-	return a.textEscaped(same, same)
+	return a.textEscaped(same)
 }
 
-// textEscaped is text with message applied to the message and esc to each
-// other string from the spec or the config; the line breaks between its
-// parts stay.
-func (a *annotation) textEscaped(message, esc func(string) string) string {
-	s := message(a.Message)
+// textEscaped is text with esc applied to each string from the spec or the
+// config, the message included; the line breaks between its parts stay.
+func (a *annotation) textEscaped(esc func(string) string) string {
+	s := esc(a.Message)
 	if reach := reachText(a.Operations, annotationOperations); reach != "" {
 		s += "\n" + esc(strings.ToUpper(reach[:1])+reach[1:])
 	}

@@ -143,7 +143,7 @@ func TestGitHubActions(t *testing.T) {
 			"removed the enum value `BLUE` of the request property `color`%0AIn 2 operation-versions: POST /widgets@2023-01-01, PATCH /widgets/{id}@2023-01-01",
 		// No line of its own: the revision's first, as in SARIF, so that
 		// it shows on the pull request; the message's newline is escaped.
-		"::error file=specs/api.yaml,line=1,title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.%0ARenew it or fix the finding.%0AIn GET /old/*",
+		"::error file=specs/api.yaml,line=1,title=exemption-expired::The exemption for GET /old/* (legacy, kept) expired on 2026-01-01.\\nRenew it or fix the finding.%0AIn GET /old/*",
 		"::warning file=specs/api 2026-02-09.yaml,line=12,title=new-version-without-breaking-change::" +
 			"Version 2024-01-01 was added although it has no breaking change from version 2023-01-01.%0AIn GET /widgets@2024-01-01",
 		"::notice file=specs/api 2026-02-09.yaml,line=70,title=sunset-overdue::Version 2022-01-01 is still present after its sunset on 2025-01-01.%0AIn GET /gadgets@2022-01-01",
@@ -622,16 +622,16 @@ func TestEveryFormatOffersTheFix(t *testing.T) {
 }
 
 // TestGitHubActionsShowsSpecLineBreaks: a line break in an operation's
-// path or an exemption's reason is the spec's or the config's, shown as \n
-// as the text format shows it; only the annotation's own parts are joined
-// by %0A.
+// path, a message (a property's name) or an exemption's reason is the
+// spec's or the config's, shown as \n as the text format shows it; only
+// the annotation's own parts are joined by %0A.
 func TestGitHubActionsShowsSpecLineBreaks(t *testing.T) {
 	t.Parallel()
 	r := &policy.Report{Findings: []policy.Finding{{Rule: policy.BreakingChangeWithoutNewVersion, Severity: policy.Error, Operation: "GET /a\n::error::x", Version: "2023-01-01",
-		Message: "m", Exempted: true, Exemption: &policy.Exemption{Reason: "r\n::error::y", Expires: civil.Date{Year: 2030, Month: 1, Day: 1}},
+		Message: "m `p\n::error::z`", Exempted: true, Exemption: &policy.Exemption{Reason: "r\n::error::y", Expires: civil.Date{Year: 2030, Month: 1, Day: 1}},
 		Location: &diff.Location{File: "a.yaml", Line: 3}}}}
 	out := render(t, "githubactions", printer.CheckResult{Report: r, FailOn: policy.Error})
-	if want := `::m%0AIn GET /a\n::error::x@2023-01-01%0AExempted until 2030-01-01: r\n::error::y` + "\n"; !strings.Contains(out, want) {
+	if want := "::m `p\\n::error::z`%0AIn GET /a\\n::error::x@2023-01-01%0AExempted until 2030-01-01: r\\n::error::y\n"; !strings.Contains(out, want) {
 		t.Errorf("got %q, want it to hold %q", out, want)
 	}
 }

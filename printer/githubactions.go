@@ -45,7 +45,7 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 			props = append(props, "file="+escapeProperty(escape.Text(l.File)), "line="+strconv.Itoa(l.Line))
 		}
 		props = append(props, "title="+escapeProperty(escape.Text(a.title())))
-		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.textEscaped(escapeLines, escape.Text)))
+		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(a.textEscaped(escape.Text)))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty(fmt.Sprintf("apiver: %s not annotated", plural(hidden, "more root change"))),
@@ -90,18 +90,5 @@ var (
 )
 
 func escapeData(s string) string { return dataEscaper.Replace(s) }
-
-// escapeLines is escape.Text of each line of s: a message's line breaks
-// become the annotation's (%0A), the other control characters show escaped.
-// What joins it (the operations, the base's location, an exemption's
-// reason) is escape.Text whole: a line break there is the spec's or the
-// config's, and shows as \n.
-func escapeLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = escape.Text(l)
-	}
-	return strings.Join(lines, "\n")
-}
 
 func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
