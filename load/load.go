@@ -172,6 +172,9 @@ func parse(path string, data []byte, reduced prune.Reduced, read openapi3.ReadFr
 		if err := checkDuplicateParameters(path, doc); err != nil {
 			return nil, err
 		}
+		if err := checkSchemaRefs(path, doc); err != nil {
+			return nil, err
+		}
 		return doc, nil
 	case doc.Extensions["swagger"] != nil:
 		return nil, &specs.Error{File: path, Msg: "Swagger/OpenAPI 2.0 is not supported: resource versions live in OpenAPI 3 media type maps; convert the document to OpenAPI 3 first"}
@@ -233,6 +236,27 @@ func checkDuplicateParameters(path string, doc *openapi3.T) error {
 // a client cannot tell them apart, and the OpenAPI specification forbids
 // such paths. Different methods under such paths are accepted, as oasdiff
 // accepts them (real APIs publish them).
+// checkSchemaRefs refuses a schema component whose $ref leads to no schema:
+// one that names itself, a loop of $refs, "#". The loader accepts it, and
+// every comparison would fail on it without saying where.
+func checkSchemaRefs(path string, doc *openapi3.T) error {
+	if doc.Components == nil {
+		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(doc.Components.Schemas)) {
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value != nil {
+			continue
+		}
+		e := &specs.Error{File: path, Msg: fmt.Sprintf("components/schemas/%s: its $ref %q leads to no schema (a $ref that names itself, or a loop of $refs)", name, ref.Ref)}
+		if ref.Origin != nil && ref.Origin.Key != nil {
+			e.Line = ref.Origin.Key.Line
+		}
+		return e
+	}
+	return nil
+}
+
 func checkPathTemplates(path string, doc *openapi3.T) error {
 	if doc.Paths == nil {
 		return nil

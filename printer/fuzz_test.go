@@ -164,3 +164,17 @@ func FuzzSunsetICS(f *testing.F) {
 		}
 	})
 }
+
+// TestSunsetICSRefusesYear10000: a sunset past year 9999 (a version dated
+// 9999) has no iCalendar date: refused, not written as a date of five
+// digits that calendars cannot read.
+func TestSunsetICSRefusesYear10000(t *testing.T) {
+	t.Parallel()
+	cal := policy.SunsetCalendar{Date: civil.Date{Year: 9999, Month: 1, Day: 1}, Days: 9000, Upcoming: []policy.Lifecycle{
+		{Operation: "GET /w", Version: "9999-01-01", State: policy.Deprecated, SunsetOn: civil.Date{Year: 10000, Month: 6, Day: 1}},
+	}}
+	var b bytes.Buffer
+	if err := printer.Sunset(&b, "ics", cal); err == nil {
+		t.Fatalf("no error; wrote:\n%s", b.String())
+	}
+}

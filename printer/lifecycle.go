@@ -121,6 +121,10 @@ func sunsetICS(w io.Writer, cal policy.SunsetCalendar) error {
 	c.SetProductId("-//apiver//sunset calendar//EN")
 	c.SetName("API version sunsets")
 	for _, l := range append(append([]policy.Lifecycle{}, cal.Overdue...), cal.Upcoming...) {
+		if l.SunsetOn.Year > 9998 {
+			// Its event ends the day after: iCalendar's dates have four digits.
+			return fmt.Errorf("%s version %s: the sunset %s lies past what an iCalendar date can hold", escape.Text(l.Operation), escape.Text(l.Version), l.SunsetOn)
+		}
 		day := l.SunsetOn.In(time.UTC)
 		// The slugs are for reading; the hash tells apart operations that
 		// slug alike (GET /a-b, GET /a/b).

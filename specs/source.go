@@ -318,11 +318,43 @@ var (
 // yamlError is the YAML parser's refusal ("yaml: line 3: …") as one error
 // naming the file and, where the parser says, the line.
 func yamlError(file, detail string) *Error {
+	if strings.HasPrefix(strings.TrimPrefix(detail, "yaml: "), "invalid map key") {
+		// The conversion's text holds the key's whole value, as Go writes it.
+		return &Error{File: file, Msg: complexKey}
+	}
 	if m := yamlLine.FindStringSubmatch(detail); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &Error{File: file, Line: line, Msg: "not valid YAML: " + detail[len(m[0]):]}
 	}
 	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
+}
+
+const complexKey = "not valid YAML: a mapping or a list used as a mapping key (JSON, which the loader reads, has only string keys)"
+
+// complexKeyLine is the line of the first mapping key under n that is a
+// mapping or a list (or an alias of one), 0 when there is none.
+func complexKeyLine(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			target := k
+			if k.Kind == yaml.AliasNode && k.Alias != nil {
+				target = k.Alias
+			}
+			if target.Kind == yaml.MappingNode || target.Kind == yaml.SequenceNode {
+				return k.Line
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if line := complexKeyLine(c); line > 0 {
+			return line
+		}
+	}
+	return 0
 }
 
 // DescribeLoadError turns kin-openapi's errors in loading data, the
@@ -363,7 +395,10 @@ func DescribeLoadError(path string, data []byte, err error) error {
 				line, _ := strconv.Atoi(m[1])
 				return &Error{File: path, Line: line, Msg: "not valid YAML: " + m[2]}
 			}
-			return yamlError(path, detail)
+			if e := yamlError(path, detail); e.Msg != complexKey {
+				return e
+			}
+			return &Error{File: path, Line: complexKeyLine(ParseNode(data)), Msg: complexKey}
 		}
 	}
 	if m := typeMismatch.FindStringSubmatch(msg); m != nil {

@@ -85,6 +85,9 @@ name). One snapshot is a history of one release: it is read and checked as any o
 			opts := changelog.BuildOptions{Options: pipelineOptions(cfg, full, verbose, cmd.ErrOrStderr()),
 				Detected: func(d policy.Detection) { noteLatestVersion(cmd.ErrOrStderr(), d) }}
 			opts.AllowRemoteRefs, opts.Paths = allowRemote, filter
+			if err := refuseInput(output, history.Paths...); err != nil {
+				return err
+			}
 			if bar := progressBar(stderr, len(history.Paths)); bar != nil && history.Folder == "" {
 				defer bar.Finish()
 				opts.Progress = func() { _ = bar.Add(1) }
@@ -258,6 +261,9 @@ func newChangelogRenderCmd() *cobra.Command {
 		ValidArgsFunction: completeFiles(1, "json"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(changelog.RenderFormats, format); err != nil {
+				return err
+			}
+			if err := refuseInput(output, args[0]); err != nil {
 				return err
 			}
 			h, err := changelog.Read(args[0])

@@ -95,6 +95,11 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, o := range outputs {
+		if err := refuseInput(o.path, opts.basePath, opts.revisionPath, opts.exemptionsPath); err != nil {
+			return fmt.Errorf("--output %w", err)
+		}
+	}
 	failOn, err := parseFailOn(opts.failOn)
 	if err != nil {
 		return err

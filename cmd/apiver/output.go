@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/apiver/apiver/internal/filelock"
@@ -60,6 +61,25 @@ func withLock(shown, target string, timeout time.Duration, write func() error) e
 // its lock, so a reader or an interrupted run finds the old file or the
 // complete new one; a device, a named pipe or /dev/stdout written into; a
 // link out of the work tree, a folder or a socket refused.
+// refuseInput refuses an output file that is one of the files the command
+// reads: writing it would replace what the output is made from (a history
+// rendered over itself, a report written over the spec it judges).
+func refuseInput(output string, inputs ...string) error {
+	if output == "" || output == "-" {
+		return nil
+	}
+	out, err := os.Stat(output)
+	if err != nil {
+		return nil // a new file is no input
+	}
+	for _, in := range inputs {
+		if info, err := os.Stat(in); err == nil && os.SameFile(out, info) {
+			return fmt.Errorf("%s: is the input %s: refused, so that the output does not replace what it is made from", output, in)
+		}
+	}
+	return nil
+}
+
 func writeOutput(path string, lockTimeout time.Duration, stdout io.Writer, render func(io.Writer) error) error {
 	if path == "" {
 		return render(stdout)

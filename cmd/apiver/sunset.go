@@ -58,13 +58,20 @@ deprecation periods (deprecationMonths, or sunset: per stability level).`,
 	return cmd
 }
 
+// maxWithinDays bounds --within: ten thousand years hold every sunset a
+// date can name, and the date arithmetic stays far from overflowing.
+const maxWithinDays = 3_652_500
+
 func sunsetRun(opts *sunsetOptions) error {
 	if err := checkFormat(printer.SunsetFormats, opts.format); err != nil {
 		return err
 	}
 	days, err := strconv.Atoi(strings.TrimSuffix(opts.within, "d"))
-	if err != nil || days < 0 {
-		return fmt.Errorf("--within %q: want a number of days such as 90d", opts.within)
+	if err != nil || days < 0 || days > maxWithinDays {
+		return fmt.Errorf("--within %q: want a number of days such as 90d, at most %dd", opts.within, maxWithinDays)
+	}
+	if err := refuseInput(opts.output, opts.path); err != nil {
+		return err
 	}
 	clock, lifecycles, err := opts.lifecycles(opts.path)
 	if err != nil {
