@@ -99,6 +99,19 @@ func (l *Line) Operations() int {
 	return len(seen)
 }
 
+// versionsOfOne are the versions the line names when all its uses are
+// versions of one operation, without details; nil otherwise.
+func (l *Line) versionsOfOne() []string {
+	var versions []string
+	for _, u := range l.Uses {
+		if u.Operation != l.Uses[0].Operation || u.Detail != "" || u.Version == "" {
+			return nil
+		}
+		versions = append(versions, u.Version)
+	}
+	return versions
+}
+
 // SharedVersion is the version every use of the line names, "" when they
 // differ (or the operations are unversioned).
 func (l *Line) SharedVersion() string {
@@ -227,6 +240,15 @@ func writeLine(b *strings.Builder, l *Line, markdown bool) {
 		text = l.Lead()
 	}
 	text = prose(text)
+	if versions := l.versionsOfOne(); len(versions) > 1 && !lifecycle {
+		// One operation in several of its versions: "`POST /a` 2024-01-01, 2024-02-01: …".
+		for i, v := range versions {
+			versions[i] = prose(v)
+		}
+		fmt.Fprintf(b, "- %s %s: %s\n", code(l.Uses[0].Operation), strings.Join(versions, ", "), text)
+		writeNotes(b, l, markdown)
+		return
+	}
 	if len(l.Uses) == 1 {
 		u := l.Uses[0]
 		lead := code(u.Operation)

@@ -393,3 +393,18 @@ func TestRenamedBranchNamedOnce(t *testing.T) {
 		t.Errorf("line %q, want %q", ls[0].Text, want)
 	}
 }
+
+// TestOneOperationInTwoVersions: a change of one operation in two of its
+// versions names the operation once, with both versions.
+func TestOneOperationInTwoVersions(t *testing.T) {
+	t.Parallel()
+	a, b := entry("POST /widgets", "request-property-enum-value-added", "added the new `GREEN` enum value to the request property `color`"), entry("POST /widgets", "request-property-enum-value-added", "added the new `GREEN` enum value to the request property `color`")
+	b.Version = "2024-02-01"
+	var out strings.Builder
+	if err := changelog.Render(&out, "markdown", []changelog.Release{{Date: "2024-03-01", Changes: []changelog.Entry{a, b}}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "- `POST /widgets` 2023-01-01, 2024-02-01: Added the new `GREEN` enum value to the request property `color`\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("got:\n%s\nwant a line %q", out.String(), want)
+	}
+}

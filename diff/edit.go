@@ -239,24 +239,29 @@ func GatherEdits(parts []EditPart) [][][]int {
 }
 
 // ApartByName splits the edits of GatherEdits so that no two nodes of one
-// edit have the same schema name (name, as SchemaName gives it): the same
-// edit made to schemas that its statement could not tell apart (the own
-// bodies of two operations, each changed at its top level) is an edit at
-// each place. A node joins the first of its edit's parts that has no node
-// of its name.
-func ApartByName(edits [][][]int, name func(node []int) string) [][][]int {
+// edit share a schema name (names: those of the places each node is seen
+// at, as SchemaName gives them): the same edit made to schemas that its
+// statement could not tell apart (the own bodies of two operations, each
+// changed at its top level) is an edit at each place. A node joins the
+// first of its edit's parts that has none of its names.
+func ApartByName(edits [][][]int, names func(node []int) []string) [][][]int {
 	var out [][][]int
 	for _, nodes := range edits {
 		var parts [][][]int
-		var names []map[string]bool
+		var seen []map[string]bool
 		for _, node := range nodes {
-			n := name(node)
-			i := slices.IndexFunc(names, func(seen map[string]bool) bool { return !seen[n] })
+			own := names(node)
+			i := slices.IndexFunc(seen, func(taken map[string]bool) bool {
+				return !slices.ContainsFunc(own, func(n string) bool { return taken[n] })
+			})
 			if i < 0 {
 				i = len(parts)
-				parts, names = append(parts, nil), append(names, map[string]bool{})
+				parts, seen = append(parts, nil), append(seen, map[string]bool{})
 			}
-			parts[i], names[i][n] = append(parts[i], node), true
+			parts[i] = append(parts[i], node)
+			for _, n := range own {
+				seen[i][n] = true
+			}
 		}
 		out = append(out, parts...)
 	}
@@ -320,6 +325,10 @@ func withValues(id, message string, values []string) string {
 	}
 	quoted := make([]string, len(values))
 	for i, v := range values {
+		if strings.TrimSpace(v) != v || v == "" {
+			// An empty or blank value would be an empty code span.
+			v = strconv.Quote(v)
+		}
 		quoted[i] = "`" + v + "`"
 	}
 	var b strings.Builder

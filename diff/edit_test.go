@@ -140,9 +140,9 @@ func TestTemplateReadsLineBreaks(t *testing.T) {
 
 func TestApartByName(t *testing.T) {
 	t.Parallel()
-	names := []string{"A", "B", "", "", "A"}
-	got := ApartByName([][][]int{{{0}, {1}, {2}, {3}, {4}}, {{1}}}, func(node []int) string { return names[node[0]] })
-	want := [][][]int{{{0}, {1}, {2}}, {{3}, {4}}, {{1}}}
+	names := [][]string{{"A"}, {"B"}, {""}, {""}, {"A"}, {"C", "B"}}
+	got := ApartByName([][][]int{{{0}, {1}, {2}, {3}, {4}, {5}}, {{1}}}, func(node []int) []string { return names[node[0]] })
+	want := [][][]int{{{0}, {1}, {2}}, {{3}, {4}, {5}}, {{1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ApartByName = %v, want %v", got, want)
 	}

@@ -19,16 +19,24 @@ func RootMessage(message string) string {
 	return rootMessage(message, lastProperty)
 }
 
-// MessageShape is RootMessage with the last property taken out too: a
-// schema shared through components is reached through properties of other
-// names (`role` in one operation, `roleName` in another), so one edit at
-// one place can read differently by its property name alone.
+// RootKey is RootMessage as a key that changes of one edit share: a
+// webhook's or a callback's change worded as oasdiff words it for an
+// operation (inboundWording), so that one edit of a schema that paths,
+// callbacks and webhooks share is one. A key, not a statement: a webhook's
+// change is no response's.
+func RootKey(message string) string {
+	return RootMessage(inboundWording(message))
+}
+
+// MessageShape is RootKey with the last property taken out too: a schema
+// shared through components is reached through properties of other names
+// (`role` in one operation, `roleName` in another), so one edit at one
+// place can read differently by its property name alone.
 func MessageShape(message string) string {
-	return rootMessage(message, func(string) string { return "…" })
+	return rootMessage(inboundWording(message), func(string) string { return "…" })
 }
 
 func rootMessage(message string, property func(path string) string) string {
-	message = inboundWording(message)
 	message = sharedDetail.ReplaceAllString(message, "")
 	message = statusPart.ReplaceAllString(message, "")
 	message = mediaTypePart.ReplaceAllString(message, "")

@@ -29,9 +29,9 @@ func TestRootMessage(t *testing.T) {
 			"the response property `…` became optional",
 		},
 		{
-			// A webhook's or a callback's payload is worded as the response
-			// it is judged as: one edit reads alike in paths, callbacks and
-			// webhooks. Quoted names keep their words.
+			// A key words a webhook's or a callback's payload as the
+			// response it is judged as: one edit reads alike in paths,
+			// callbacks and webhooks. Quoted names keep their words.
 			"the webhook payload property `items/state` became optional",
 			"the response property `state` became optional",
 			"the response property `…` became optional",
@@ -70,8 +70,8 @@ func TestRootMessage(t *testing.T) {
 			"removed the media type `application/vnd.atlas+json` for the response with the status `200`",
 		},
 	} {
-		if got := RootMessage(c.in); got != c.root {
-			t.Errorf("RootMessage(%q)\n got %q\nwant %q", c.in, got, c.root)
+		if got := RootKey(c.in); got != c.root {
+			t.Errorf("RootKey(%q)\n got %q\nwant %q", c.in, got, c.root)
 		}
 		if got := MessageShape(c.in); got != c.shape {
 			t.Errorf("MessageShape(%q)\n got %q\nwant %q", c.in, got, c.shape)
@@ -89,5 +89,15 @@ func TestWithoutElsewhere(t *testing.T) {
 		if got := WithoutElsewhere(in); got != want {
 			t.Errorf("WithoutElsewhere(%q)\n got %q\nwant %q", in, got, want)
 		}
+	}
+}
+
+// TestRootMessageKeepsPayloadWording: the statement of a webhook's change
+// stays the consumer's, only its key reads as an operation's.
+func TestRootMessageKeepsPayloadWording(t *testing.T) {
+	t.Parallel()
+	const in = "the webhook payload property `items/state` became optional"
+	if got, want := RootMessage(in), "the webhook payload property `state` became optional"; got != want {
+		t.Errorf("RootMessage(%q) = %q, want %q", in, got, want)
 	}
 }

@@ -260,13 +260,33 @@ func topLevelKeys(data []byte) map[string]bool {
 	var root yaml.Node
 	_ = yaml.Unmarshal(data, &root)
 	keys := map[string]bool{}
-	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
-		m := root.Content[0].Content
-		for i := 0; i+1 < len(m); i += 2 {
-			keys[m[i].Value] = true
-		}
+	if len(root.Content) == 1 {
+		mappingKeys(root.Content[0], keys)
 	}
 	return keys
+}
+
+// mappingKeys adds the keys of the mapping n to keys, those a merge key
+// (<<) brings in included, as the decoder merges them. (The document
+// decoded: no alias holds itself.)
+func mappingKeys(n *yaml.Node, keys map[string]bool) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			mappingKeys(c, keys)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Tag == "!!merge" {
+				mappingKeys(n.Content[i+1], keys)
+			} else {
+				keys[k.Value] = true
+			}
+		}
+	}
 }
 
 func decodeStrict(data []byte, out any) error {

@@ -142,7 +142,7 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		k := [2]string{f.Change, f.Message}
 		m, ok := reads[k]
 		if !ok {
-			m = read{diff.EditOf(f.Change, f.Message), diff.RootMessage(f.Message), diff.MessageShape(f.Message)}
+			m = read{diff.EditOf(f.Change, f.Message), diff.RootKey(f.Message), diff.MessageShape(f.Message)}
 			reads[k] = m
 		}
 		gr.edits[i], gr.roots[i], shapes[i] = m.edit, m.root, m.shape
@@ -207,8 +207,18 @@ func (r *Report) Groups(anchor Anchor) []Group {
 		parts[i] = gr.editPart(fmt.Sprint(k), g.Members)
 	}
 	var groups []*Group
-	placeName := func(node []int) string { return diff.SchemaName(gr.edits[places[node[0]].Members[0]].Place) }
-	for _, nodes := range diff.ApartByName(diff.GatherEdits(parts), placeName) {
+	// A node is every schema its findings see it as: a component reached at
+	// the top of one body and under results/items of another is both.
+	placeNames := func(node []int) []string {
+		var names []string
+		for _, p := range node {
+			for _, i := range places[p].Members {
+				names = append(names, diff.SchemaName(gr.edits[i].Place))
+			}
+		}
+		return sortedSet(names)
+	}
+	for _, nodes := range diff.ApartByName(diff.GatherEdits(parts), placeNames) {
 		g := places[nodes[0][0]]
 		var at []string
 		for _, node := range nodes {

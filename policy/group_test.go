@@ -139,7 +139,7 @@ func TestGroupsGatherEdits(t *testing.T) {
 	}
 	wants := []want{
 		{[]int{0, 1, 2, 3}, 10, "removed the enum values `A`, `B` of the request property `role`"},
-		{[]int{4, 5}, 40, "removed the enum values `C`, `` of the request property `role`"},
+		{[]int{4, 5}, 40, "removed the enum values `C`, `\"\"` of the request property `role`"},
 		{[]int{6, 7}, 60, "added the pattern `^a$` to the request property `notifierId` in 2 notification schemas: Email, Slack"},
 		{[]int{8}, 80, "added the pattern `^b$` to the request property `oneOf[#/components/schemas/TeamNotification]/notifierId`"},
 		{[]int{9}, 90, "added the pattern `^c$` to the request property `code`"},

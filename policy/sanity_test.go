@@ -22,6 +22,7 @@ func TestConfigValuesMakeSense(t *testing.T) {
 		{"months null", "deprecationMonths: null", "line 1: deprecationMonths: null"},
 		// No value stands for a key left out.
 		{"months minus one", "deprecationMonths: -1\nsunset: {stable: 3 months}", "line 1: deprecationMonths: must be from 1 to 600"},
+		{"months through a merge key", "<<: {deprecationMonths: 0}", "deprecationMonths: must be from 1 to 600"},
 		{"snapshot NUL", `snapshot: "\0unset"`, `snapshot: "\x00unset" is not all-versions or latest-version`},
 		{"months empty", "deprecationMonths:", "line 1: deprecationMonths: null"},
 		{"size a float", "maxSpecSizeMiB: 1e3", "line 1: maxSpecSizeMiB: 1e3 is not an integer"},

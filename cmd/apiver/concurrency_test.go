@@ -146,6 +146,7 @@ func TestLockTimeout(t *testing.T) {
 		"api-2024-01-01.yaml": tinySpec("id"),
 		"api-2024-02-01.yaml": tinySpec("id", "name"),
 		"changelog.json":      "[]\n",
+		"history.json":        "[]\n",
 	})
 	changelog := filepath.Join(dir, "changelog.json")
 	unlock, err := filelock.Lock(changelog, 0)
@@ -167,7 +168,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 	// Every command that writes a file or folder waits for the same lock.
 	for _, args := range [][]string{
-		{"changelog", "render", "changelog.json", "-o", "changelog.json"},
+		{"changelog", "render", "history.json", "-o", "changelog.json"},
 		{"changelog", "build", ".", "-o", "changelog.json"},
 		{"sunset", "api-2024-02-01.yaml", "-o", "changelog.json"},
 		{"check", "--output", "json=changelog.json", "api-2024-01-01.yaml", "api-2024-02-01.yaml"},

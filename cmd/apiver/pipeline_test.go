@@ -68,7 +68,10 @@ func TestPipelinesAgreeOnRealCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i < len(names); i++ {
+	// Every second pair, the newest first, keeps CI's suite within its
+	// time; APIVER_CORPUS_STRIDE=1 runs them all.
+	stride := max(envCount(t, "APIVER_CORPUS_STRIDE", 2), 1)
+	for i := len(names) - 1; i >= 1; i -= stride {
 		base, revision := filepath.Join(dir, names[i-1]), filepath.Join(dir, names[i])
 		t.Run(names[i], func(t *testing.T) {
 			t.Parallel()
