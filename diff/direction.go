@@ -101,6 +101,7 @@ var outboundWording = []struct {
 }{
 	{regexp.MustCompile(`\s*for (?:the )?(?:response )?status ` + oasdiffQuoted(sentStatus)), ""},
 	{regexp.MustCompile(`\bthe response with the (?:status ` + oasdiffQuoted(sentStatus) + `|` + oasdiffQuoted(sentStatus) + ` status)`), "the PAYLOAD"},
+	{regexp.MustCompile(`\bof (?:the )?response ` + oasdiffQuoted(sentStatus)), "of the PAYLOAD"},
 	{regexp.MustCompile("\\bresponse header ([`'])(path|query|cookie) parameter ([^`']*)[`']"), "PAYLOAD $2 parameter $1$3$1"},
 	{regexp.MustCompile(`\b(?:the )?response body\b`), "the PAYLOAD"},
 	{regexp.MustCompile(`\bresponse\b`), "PAYLOAD"},

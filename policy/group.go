@@ -80,7 +80,9 @@ func OperationVersion(operation, version string) string {
 type Anchor func(loc diff.Location, operation string) *diff.Location
 
 // NewAnchor anchors locations in base's file to lines of revision's file,
-// falling back to the line of the operation in the revision.
+// and those in a file the base $refs to lines of the file at the same place
+// beside the revision, falling back to the line of the operation in the
+// revision.
 func NewAnchor(base, revision *specs.Snapshot, revisionOps []*versions.Operation) Anchor {
 	lines := specs.NewAnchorer(base, revision)
 	return func(loc diff.Location, operation string) *diff.Location {
@@ -95,9 +97,18 @@ func NewAnchor(base, revision *specs.Snapshot, revisionOps []*versions.Operation
 				return at(line)
 			}
 		}
-		if loc.Ref == "" && loc.File != base.Path {
-			// A $ref'd file on disk is a file of the work tree.
-			return nil
+		if loc.File != base.Path {
+			// A $ref'd file of the base: the nearest line of the file at
+			// its place beside the revision. Else a file on disk is a file
+			// of the work tree, its own line.
+			if loc.Ref == base.Ref {
+				if file, line, ok := lines.FileLine(loc.File, loc.Ref, loc.Line); ok && line > 0 {
+					return &diff.Location{File: file, Line: line}
+				}
+			}
+			if loc.Ref == "" {
+				return nil
+			}
 		}
 		if op := findOperation(revisionOps, operation); op != nil && op.Line() > 0 {
 			return at(op.Line())

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/apiver/apiver/internal/sizelimit"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,6 +21,15 @@ type Anchorer struct {
 	once           sync.Once
 	// The documents are parsed on the first question only: most checks
 	// locate nothing in the base.
+	baseRoot, revisionRoot *yaml.Node
+	// files are the $ref'd files' pairs asked about, by the base's file.
+	files map[[2]string]*filePair
+}
+
+// filePair is a $ref'd file of the base and the file at its place beside
+// the revision, parsed; nil roots when either cannot be read or parsed.
+type filePair struct {
+	revisionFile           string
 	baseRoot, revisionRoot *yaml.Node
 }
 
@@ -55,6 +66,73 @@ func (a *Anchorer) Line(line int) (int, bool) {
 		return 0, false
 	}
 	return follow(a.revisionRoot, pathAt(a.baseRoot, line)), true
+}
+
+// FileLine maps a line of a $ref'd file of the base (file, read at ref when
+// ref is set) onto the file at the same place beside the revision's: that
+// file and its line nearest to line. ok is false when the revision, read
+// from disk, has no such regular file there, or a file does not parse.
+// (Not safe for concurrent use.)
+func (a *Anchorer) FileLine(file, ref string, line int) (string, int, bool) {
+	if a.revision.Ref != "" {
+		return "", 0, false
+	}
+	key := [2]string{file, ref}
+	p, seen := a.files[key]
+	if !seen {
+		p = a.pairOf(file, ref)
+		if a.files == nil {
+			a.files = map[[2]string]*filePair{}
+		}
+		a.files[key] = p
+	}
+	if p.baseRoot == nil || p.revisionRoot == nil || ref == "" && filepath.Clean(file) == p.revisionFile {
+		// (A file both read is a line of the revision already.)
+		return "", 0, false
+	}
+	return p.revisionFile, follow(p.revisionRoot, pathAt(p.baseRoot, line)), true
+}
+
+func (a *Anchorer) pairOf(file, ref string) *filePair {
+	p := &filePair{}
+	rel, err := filepath.Rel(filepath.Dir(a.base.Path), file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return p
+	}
+	p.revisionFile = filepath.Join(filepath.Dir(a.revision.Path), rel)
+	// Read only within the revision's folder, its links resolved.
+	dir, err := filepath.EvalSymlinks(filepath.Dir(a.revision.Path))
+	if err != nil {
+		return p
+	}
+	real, err := filepath.EvalSymlinks(p.revisionFile)
+	if err != nil {
+		return p
+	}
+	if inside, err := filepath.Rel(dir, real); err != nil || !filepath.IsLocal(inside) {
+		return p
+	}
+	info, err := os.Stat(p.revisionFile)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > sizelimit.Default {
+		return p
+	}
+	var baseData []byte
+	if ref == "" {
+		baseData, err = sizelimit.ReadFile(file, sizelimit.Default)
+	} else if c, cerr := openCommit(ref); cerr == nil {
+		baseData, err = c.read(file, sizelimit.Default)
+	} else {
+		err = cerr
+	}
+	if err != nil {
+		return p
+	}
+	revisionData, err := sizelimit.ReadFile(p.revisionFile, sizelimit.Default)
+	if err != nil {
+		return p
+	}
+	p.baseRoot, p.revisionRoot = PositionTree(baseData), PositionTree(revisionData)
+	return p
 }
 
 // step is one move from a node to a child: a mapping key, or a sequence

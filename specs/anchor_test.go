@@ -1,6 +1,8 @@
 package specs
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,40 @@ components:
 	}
 	if _, ok := NewAnchorer(&Snapshot{Data: []byte("a: [")}, &Snapshot{Data: []byte(revision)}).Line(1); ok {
 		t.Errorf("a base that does not parse anchored a line")
+	}
+}
+
+// TestAnchorerFileLine: a line of a file the base $refs maps onto the file
+// at its place beside the revision; the revision's own file, one outside
+// its folder, or one it lacks, does not.
+func TestAnchorerFileLine(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for name, text := range map[string]string{
+		"base/api.yaml":     "openapi: 3.0.3\n",
+		"base/schemas.yaml": "Widget:\n  type: object\n  properties:\n    color:\n      type: string\n      enum: [RED, BLUE]\n",
+		"rev/api.yaml":      "openapi: 3.0.3\n",
+		"rev/schemas.yaml":  "Widget:\n  type: object\n  properties:\n    color:\n      type: string\n      maxLength: 5\n      enum: [RED]\n",
+		"base/other.yaml":   "a: 1\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := NewAnchorer(&Snapshot{Path: "base/api.yaml"}, &Snapshot{Path: "rev/api.yaml"})
+	if file, line, ok := a.FileLine("base/schemas.yaml", "", 6); !ok || file != filepath.Join("rev", "schemas.yaml") || line != 7 {
+		t.Errorf("FileLine = %q, %d, %v; want rev/schemas.yaml, 7 (the enum)", file, line, ok)
+	}
+	if _, _, ok := a.FileLine("base/other.yaml", "", 1); ok {
+		t.Errorf("a file the revision lacks anchors")
+	}
+	if _, _, ok := a.FileLine("rev/schemas.yaml", "", 6); ok {
+		t.Errorf("a file outside the base's folder anchors")
+	}
+	same := NewAnchorer(&Snapshot{Path: "base/api.yaml"}, &Snapshot{Path: "base/api.yaml"})
+	if _, _, ok := same.FileLine("base/schemas.yaml", "", 6); ok {
+		t.Errorf("the revision's own file anchors")
 	}
 }
