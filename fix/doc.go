@@ -52,7 +52,11 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 		return nil, fmt.Errorf("%s: not a mapping at the top", path)
 	}
 	d := &doc{path: path, data: data, root: root, lineStart: make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))}
-	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+	if bytes.HasPrefix(data, utf8BOM) {
+		// The parser's first column follows the byte order mark.
+		d.lineStart[0] = len(utf8BOM)
+	}
+	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM)), []byte("{"))
 	for i, b := range data {
 		if b == '\n' && i+1 < len(data) {
 			d.lineStart = append(d.lineStart, i+1)
@@ -60,6 +64,8 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 	}
 	return d, nil
 }
+
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // unescapeSolidus is JSON text with each \/ escape inside a string written
 // as the / it stands for.

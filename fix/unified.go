@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -13,6 +14,12 @@ import (
 // a whole-file diff, without its cost on a large spec.
 func Unified(from, to string, revision []byte, res *Result) ([]byte, error) {
 	old := string(revision)
+	if !splicesMake(old, res) {
+		// The splices are edits of the text as read (JSON's \/ written as
+		// /): the whole file is diffed.
+		text, err := udiff.ToUnified(from, to, old, udiff.Lines(old, string(res.Data)), udiff.DefaultContextLines)
+		return []byte(text), err
+	}
 	var edits []udiff.Edit
 	for _, s := range res.Splices {
 		for _, e := range udiff.Lines(old[s.Start:s.End], s.Text) {
@@ -28,6 +35,22 @@ func Unified(from, to string, revision []byte, res *Result) ([]byte, error) {
 	}
 	text, err := udiff.ToUnified(from, to, old, edits, udiff.DefaultContextLines)
 	return []byte(renumberHunks(text)), err
+}
+
+// splicesMake reports whether res's splices turn text into res.Data.
+func splicesMake(text string, res *Result) bool {
+	var b strings.Builder
+	at := 0
+	for _, s := range res.Splices {
+		if s.Start < at || s.End > len(text) || s.Start > s.End {
+			return false
+		}
+		b.WriteString(text[at:s.Start])
+		b.WriteString(s.Text)
+		at = s.End
+	}
+	b.WriteString(text[at:])
+	return b.String() == string(res.Data)
 }
 
 var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@$`)

@@ -382,7 +382,7 @@ func DescribeLoadError(path string, data []byte, err error) error {
 	}
 	const jsonPart, yamlPart = "json error: ", "yaml error: error converting YAML to JSON: "
 	if i := strings.Index(msg, jsonPart); i >= 0 && strings.HasPrefix(msg, "failed to unmarshal data") {
-		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		if bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), []byte("{")) {
 			j := strings.Index(msg, ", "+yamlPart)
 			if j < 0 {
 				j = len(msg)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -364,6 +365,34 @@ func refClosure(tree map[string]any, v any) map[string]bool {
 	return seen
 }
 
+// assertDiffApplies applies the diff that `apiver ARGS` (with --diff)
+// printed to the revision, in the working directory, with git apply, and
+// requires the file fix -o writes.
+func assertDiffApplies(t *testing.T, args []string, diff []byte) {
+	t.Helper()
+	revision := args[len(args)-1]
+	var stdout, stderr bytes.Buffer
+	if code := run(append(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--diff" }), "-o", "fixed.out"), &stdout, &stderr); code != exitPass {
+		t.Fatalf("fix -o: exit %d: %s", code, stderr.String())
+	}
+	apply := exec.Command("git", "apply", "-")
+	apply.Stdin = bytes.NewReader(diff)
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v: %s", err, out)
+	}
+	patched, err := os.ReadFile(revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("fixed.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), string(patched)); d != "" {
+		t.Errorf("the revision patched with the diff differs from fix -o's file (-fix +patched):\n%s", d)
+	}
+}
+
 // TestFixGolden runs the cases of testdata/fix: the archive's first comment
 // line is the command line, want.stdout the fixed file (or diff) and
 // want.exit the exit code followed by stderr; -update rewrites both. Every
@@ -420,6 +449,9 @@ func TestFixGolden(t *testing.T) {
 			}
 			revision := archive.Files[sections[args[len(args)-1]]].Data
 			if slices.Contains(args, "--diff") {
+				if code == exitPass {
+					assertDiffApplies(t, args, stdout.Bytes())
+				}
 				return
 			}
 			if code == exitPass {
