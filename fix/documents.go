@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -177,13 +178,15 @@ func (r *DocumentResult) Unified(original func(path string) []byte) []byte {
 			}
 		}
 	}) {
-		from, old := escape.DiffPath("a/"+p), ""
+		// As git prints it, so that `git apply` takes it (./ refused).
+		clean := filepath.ToSlash(filepath.Clean(p))
+		from, old := escape.DiffPath("a/"+clean), ""
 		if slices.Contains(r.NewPaths, p) {
 			from = "/dev/null"
 		} else {
 			old = string(original(p))
 		}
-		b.WriteString(udiff.Unified(from, escape.DiffPath("b/"+p), old, string(r.Files[p])))
+		b.WriteString(udiff.Unified(from, escape.DiffPath("b/"+clean), old, string(r.Files[p])))
 	}
 	return []byte(b.String())
 }

@@ -88,7 +88,9 @@ func fixRun(opts *fixOptions) error {
 	if opts.unified {
 		from, to := cmp.Revision.Path, cmp.Revision.Path
 		if !filepath.IsAbs(from) {
-			from, to = "a/"+from, "b/"+to // as git prints it, so `git apply` takes it
+			// As git prints it, so that `git apply` takes it (./ refused).
+			clean := filepath.ToSlash(filepath.Clean(from))
+			from, to = "a/"+clean, "b/"+clean
 		}
 		out, err = fix.Unified(escape.DiffPath(from), escape.DiffPath(to), cmp.Revision.Data, res)
 		if err != nil {
