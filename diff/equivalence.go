@@ -23,6 +23,7 @@ const (
 	EnumOnArrayOrItems   = "enum-on-array-or-items"
 	EnumOrder            = "enum-order"
 	AccessModeUnseen     = "access-mode-unseen"
+	RenamedBranch        = "renamed-branch"
 )
 
 // Equivalences is the catalogue `apiver rules` prints.
@@ -30,6 +31,7 @@ var Equivalences = []Equivalence{
 	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
+	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component with the same schema is no change, where its discriminator maps the same value to it (or there is none): a client sends and receives the same."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
 
@@ -54,6 +56,7 @@ func normalize(report *oasdiff.Diff) {
 	walkSchemaDiffs(reflect.ValueOf(report), seen, func(d *oasdiff.SchemaDiff) {
 		normalizeLengths(d)
 		normalizeArrayEnum(d)
+		normalizeRenamedBranches(d)
 	})
 }
 
@@ -230,4 +233,162 @@ func enumDiff(from, to []any) *oasdiff.EnumDiff {
 		return nil
 	}
 	return d
+}
+
+// normalizeRenamedBranches drops a oneOf/anyOf branch removed and one added
+// that are the same schema under another component's name (what oasdiff
+// reads as a change: it pairs $ref branches by name), where the
+// discriminator, if any, maps the same value to both: the wire is the same.
+func normalizeRenamedBranches(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil {
+		return
+	}
+	renamed(d.OneOfDiff, d.Base.OneOf, d.Revision.OneOf, d.Base.Discriminator, d.Revision.Discriminator)
+	renamed(d.AnyOfDiff, d.Base.AnyOf, d.Revision.AnyOf, d.Base.Discriminator, d.Revision.Discriminator)
+}
+
+func renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, baseDisc, revDisc *openapi3.Discriminator) {
+	if sd == nil || len(sd.Added) == 0 || len(sd.Deleted) == 0 {
+		return
+	}
+	matched := map[int]bool{}
+	var deleted oasdiff.Subschemas
+	for _, del := range sd.Deleted {
+		found := false
+		for ai, add := range sd.Added {
+			if matched[ai] || del.Index >= len(base) || add.Index >= len(revision) {
+				continue
+			}
+			b, r := base[del.Index], revision[add.Index]
+			if b == nil || r == nil || b.Ref == "" || r.Ref == "" || b.Value == nil || r.Value == nil ||
+				!sameWire(b.Ref, r.Ref, baseDisc, revDisc) || !sameSchema(reflect.ValueOf(b.Value), reflect.ValueOf(r.Value), map[[2]uintptr]bool{}) {
+				continue
+			}
+			matched[ai], found = true, true
+			break
+		}
+		if !found {
+			deleted = append(deleted, del)
+		}
+	}
+	if len(matched) == 0 {
+		return
+	}
+	var added oasdiff.Subschemas
+	for ai, add := range sd.Added {
+		if !matched[ai] {
+			added = append(added, add)
+		}
+	}
+	sd.Added, sd.Deleted = added, deleted
+}
+
+// sameWire reports whether a branch renamed from baseRef to revRef reads
+// the same on the wire: no discriminator, or one that maps a value to each
+// (a discriminator without that mapping sends the component's name).
+func sameWire(baseRef, revRef string, baseDisc, revDisc *openapi3.Discriminator) bool {
+	if baseDisc == nil && revDisc == nil {
+		return true
+	}
+	if baseDisc == nil || revDisc == nil || baseDisc.PropertyName != revDisc.PropertyName {
+		return false
+	}
+	for value, m := range baseDisc.Mapping {
+		if m.Ref == baseRef {
+			if r, ok := revDisc.Mapping[value]; ok && r.Ref == revRef {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameSchema compares two schemas by value, following $refs to what they
+// name, as the diff reads them: their places (Origin), descriptions and
+// examples aside, which it does not compare. Anything it cannot read (a
+// $ref's sibling keywords) makes them differ.
+func sameSchema(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		pair := [2]uintptr{a.Pointer(), b.Pointer()}
+		if seen[pair] {
+			return true // a cycle: equal unless something else differs
+		}
+		seen[pair] = true
+		return sameSchema(a.Elem(), b.Elem(), seen)
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameSchema(a.Elem(), b.Elem(), seen)
+	case reflect.Struct:
+		t := a.Type()
+		followRef := t == schemaRefType || t == mappingRefType
+		for i := range t.NumField() {
+			f := t.Field(i)
+			switch {
+			case !f.IsExported():
+				// (A $ref's sibling keywords: unread, so they must be none.)
+				if lenOf(a.Field(i)) > 0 || lenOf(b.Field(i)) > 0 {
+					return false
+				}
+				continue
+			case unread[f.Name]:
+				continue
+			case f.Name == "Ref" && followRef && !a.FieldByName("Value").IsNil() && !b.FieldByName("Value").IsNil():
+				continue
+			}
+			if !sameSchema(a.Field(i), b.Field(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for it := a.MapRange(); it.Next(); {
+			other := b.MapIndex(it.Key())
+			if !other.IsValid() || !sameSchema(it.Value(), other, seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameSchema(a.Index(i), b.Index(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return false
+	}
+	return a.Equal(b)
+}
+
+var (
+	schemaRefType  = reflect.TypeFor[openapi3.SchemaRef]()
+	mappingRefType = reflect.TypeFor[openapi3.MappingRef]()
+	// unread are the fields the diff does not compare (descriptions and
+	// examples are excluded from it) or that say where a node is.
+	unread = map[string]bool{"Origin": true, "Description": true, "Example": true, "Examples": true}
+)
+
+// lenOf is the length of a map, slice or string, else 0.
+func lenOf(v reflect.Value) int {
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice, reflect.String, reflect.Array:
+		return v.Len()
+	}
+	return 0
 }
