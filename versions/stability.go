@@ -153,10 +153,11 @@ func versionStability(op *openapi3.Operation, product, version, docLevel string)
 }
 
 // withStability gives a version's view the version's level as its
-// operation's, so that oasdiff compares the levels of two versions
-// (api-stability-decreased) whichever object declared them.
+// operation's x-stability-level, the one extension oasdiff reads, so that it
+// compares the levels of two versions (api-stability-decreased) whichever
+// object declared them, in whichever spelling (vervet's too).
 func withStability(view *openapi3.Operation, level string) {
-	if level == "" || StabilityOf(view.Extensions) == level {
+	if own, _ := view.Extensions[StabilityExtension].(string); level == "" || own == level {
 		return
 	}
 	view.Extensions = maps.Clone(view.Extensions)

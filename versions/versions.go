@@ -331,6 +331,7 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 	}
 	if len(byName) == 0 && len(invalid) == 0 {
 		o.Unversioned = view(item, op, func(name string) (string, bool) { return name, true })
+		withStability(o.Unversioned, o.Level())
 		return o
 	}
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
