@@ -305,6 +305,28 @@ func (res CheckResult) fixOffer() (int, string) {
 	return n, command
 }
 
+// fixHint says what the offered fix writes: the spec that passes, or,
+// when root changes that fail the check are beyond it, how many remain.
+func (res CheckResult) fixHint() string {
+	left := 0
+	for _, g := range res.groups() {
+		if !res.fixable(g) && slices.ContainsFunc(g.Members, func(i int) bool { return res.Report.Fails(res.Report.Findings[i], res.FailOn) }) {
+			left++
+		}
+	}
+	if left == 0 {
+		return FixHint
+	}
+	return fmt.Sprintf("writes a spec with those fixed, where %s it cannot fix %s: %s", plural(left, "root change"), isOrAre(left), fixWhat)
+}
+
+func isOrAre(n int) string {
+	if n == 1 {
+		return "remains"
+	}
+	return "remain"
+}
+
 // fixLine offers apiver fix for the root changes it resolves, with the
 // command that does it; "" when it resolves none.
 func fixLine(res CheckResult) string {
@@ -312,7 +334,7 @@ func fixLine(res CheckResult) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s can be fixed: %s %s\n\n", plural(n, "root change"), escape.Code(command), FixHint)
+	return fmt.Sprintf("%s can be fixed: %s %s\n\n", plural(n, "root change"), escape.Code(command), res.fixHint())
 }
 
 // markdownGroup is a row: a group, or groups that read alike.

@@ -45,7 +45,7 @@ func checkCodeClimate(w io.Writer, res CheckResult) error {
 		issue := codeClimateIssue{Description: a.title() + ": " + a.text(), CheckName: a.Rule, Fingerprint: a.ID, Severity: codeClimateSeverity(a.Group)}
 		issue.Location.Path, issue.Location.Lines.Begin = l.File, l.Line
 		if res.fixable(a.Group) {
-			issue.Content = &codeClimateContent{"`" + command + "` " + FixHint}
+			issue.Content = &codeClimateContent{"`" + command + "` " + res.fixHint()}
 		}
 		issues = append(issues, issue)
 	}

@@ -62,8 +62,12 @@ func checkGitHubActions(w io.Writer, res CheckResult) error {
 	return err
 }
 
-// FixHint tells the reader of a fixable finding how to fix it.
-const FixHint = "writes the spec that passes: the existing versions restored, the changes in a new version."
+// FixHint tells the reader of a fixable finding how to fix it, when the
+// fix leaves nothing that fails; fixWhat is what it does.
+const (
+	FixHint = "writes the spec that passes: " + fixWhat
+	fixWhat = "the existing versions restored, the changes in a new version unless a newer one has them."
+)
 
 // workflowCommand is the annotation level: an exempted finding is a notice,
 // since it does not fail the check.
