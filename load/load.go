@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apiver/apiver/specs"
@@ -72,12 +74,19 @@ func originFile(path string) string { return (&url.URL{Path: path}).String() }
 // checked already.
 func parseSource(s *specs.Source, reduced prune.Reduced, read openapi3.ReadFromURIFunc, checked bool) (*specs.Snapshot, error) {
 	files := map[string]string{originFile(s.Path()): s.Path()}
+	// At a git ref, ./PATH is relative to the current directory, PATH to the
+	// top of the work tree: a $ref'd file is named as git reads it.
+	cwdRelative := s.Ref() != "" && (strings.HasPrefix(s.Path(), "./") || strings.HasPrefix(s.Path(), "../"))
 	var mu sync.Mutex
 	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		data, err := read(loader, location)
 		if err == nil {
+			name := location.Path
+			if cwdRelative && !strings.HasPrefix(name, "../") && !path.IsAbs(name) {
+				name = "./" + name
+			}
 			mu.Lock()
-			files[location.String()] = location.Path
+			files[location.String()] = name
 			mu.Unlock()
 		}
 		return data, err
