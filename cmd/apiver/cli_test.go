@@ -113,6 +113,19 @@ func TestUsageErrors(t *testing.T) {
 			`apiver: unknown command "biuld" for "apiver changelog"; did you mean build?`,
 			"Usage: apiver changelog COMMAND",
 			"Run 'apiver changelog --help' for examples."}},
+		// A mistyped command's flags are not the mistake: its name is.
+		{[]string{"chek", "a.yaml", "b.yaml", "--format", "json"}, []string{
+			`apiver: unknown command "chek" for "apiver"; did you mean check?`,
+			"Usage: apiver COMMAND",
+			"Run 'apiver --help' for examples."}},
+		{[]string{"changelog", "biuld", "history", "-o", "h.json"}, []string{
+			`apiver: unknown command "biuld" for "apiver changelog"; did you mean build?`,
+			"Usage: apiver changelog COMMAND",
+			"Run 'apiver changelog --help' for examples."}},
+		{[]string{"completion", "bsh"}, []string{
+			`apiver: unknown command "bsh" for "apiver completion"; did you mean bash or fish or zsh?`,
+			"Usage: apiver completion COMMAND",
+			"Run 'apiver completion --help' for examples."}},
 		{[]string{"site", "changelog.json"}, []string{
 			`apiver: required flag(s) "output" not set`,
 			"Usage: apiver site CHANGELOG -o DIR [flags]",

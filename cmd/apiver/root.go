@@ -43,12 +43,22 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetVersionTemplate("apiver {{.Version}}\n")
 	// --version only: -v is --verbose wherever a command has it.
 	root.Flags().Bool("version", false, "print apiver's version")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{flagSuggestion(c, err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// A flag of the command meant, after a mistyped one's name: the name
+		// is the mistake.
+		if args := c.Flags().Args(); c.HasAvailableSubCommands() && len(args) > 0 {
+			if unknown := unknownCommand(c, args); unknown != nil {
+				return &usageError{unknown}
+			}
+		}
+		return &usageError{flagSuggestion(c, err)}
+	})
 	root.AddCommand(newCheckCmd(nil), newDiffCmd(nil), newVersionsCmd(nil), newSunsetCmd(nil), newRulesCmd(nil),
 		newChangelogCmd(stderr), newSiteCmd(nil), newConfigCmd(), newVersionCmd(), newFixCmd(nil))
 	// cobra adds its completion command at Execute; added now, it gets examples.
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		group(c) // a shell it does not know is a usage error, not its help
 		c.Example = `  # bash, for every new shell (bash-completion loads it from this folder)
   apiver completion bash > ~/.local/share/bash-completion/completions/apiver
   # zsh, into a folder on fpath (e.g. fpath=(~/.zfunc $fpath) in ~/.zshrc, before compinit)
