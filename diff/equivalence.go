@@ -31,7 +31,7 @@ var Equivalences = []Equivalence{
 	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
-	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component with the same schema is no change, where its discriminator maps the same value to it (or there is none): a client sends and receives the same."},
+	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component with the same schema is no change where the discriminator maps the same value to it: a client sends and receives the same."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
 
@@ -238,7 +238,7 @@ func enumDiff(from, to []any) *oasdiff.EnumDiff {
 // normalizeRenamedBranches drops a oneOf/anyOf branch removed and one added
 // that are the same schema under another component's name (what oasdiff
 // reads as a change: it pairs $ref branches by name), where the
-// discriminator, if any, maps the same value to both: the wire is the same.
+// discriminator maps the same value to both: the wire is the same.
 func normalizeRenamedBranches(d *oasdiff.SchemaDiff) {
 	if d.Base == nil || d.Revision == nil {
 		return
@@ -283,13 +283,11 @@ func renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, bas
 	sd.Added, sd.Deleted = added, deleted
 }
 
-// sameWire reports whether a branch renamed from baseRef to revRef reads
-// the same on the wire: no discriminator, or one that maps a value to each
-// (a discriminator without that mapping sends the component's name).
+// sameWire reports whether a branch renamed from baseRef to revRef is told
+// apart on the wire as before: a discriminator maps one value to each (one
+// without that mapping sends the component's name). Without a
+// discriminator, a branch renamed is a change, as oasdiff rates it.
 func sameWire(baseRef, revRef string, baseDisc, revDisc *openapi3.Discriminator) bool {
-	if baseDisc == nil && revDisc == nil {
-		return true
-	}
 	if baseDisc == nil || revDisc == nil || baseDisc.PropertyName != revDisc.PropertyName {
 		return false
 	}
