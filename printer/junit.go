@@ -57,6 +57,9 @@ type junitFailure struct {
 	Text    string `xml:",cdata"`
 }
 
+// expiredExemption stands for the version of an expired exemption's case.
+const expiredExemption = "\x00exemption"
+
 // checkJUnit writes JUnit XML: a test case per operation-version, failing
 // with one failure per finding that fails the check; the other findings
 // (below --fail-on, or exempted) are the case's output. The suite's
@@ -69,8 +72,11 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 			return c
 		}
 		name := ov.Version
-		if name == "" {
+		switch name {
+		case "":
 			name = "unversioned"
+		case expiredExemption:
+			name = "exemption expired"
 		}
 		c := &junitCase{Classname: escape.Text(ov.Operation), Name: escape.Text(name)}
 		cases[ov] = c
@@ -80,7 +86,12 @@ func checkJUnit(w io.Writer, res CheckResult) error {
 		caseFor(ov)
 	}
 	for _, f := range r.Findings {
-		c := caseFor(OperationVersion{f.Operation, f.Version})
+		ov := OperationVersion{f.Operation, f.Version}
+		if f.Rule == policy.ExemptionExpired {
+			// The config's, not an operation-version's: a case of its own.
+			ov.Version = expiredExemption
+		}
+		c := caseFor(ov)
 		if r.Fails(f, res.FailOn) {
 			c.Failures = append(c.Failures, junitFailure{Message: escape.Text(f.Message), Type: escape.Text(f.Rule), Text: junitDetail(f)})
 			continue
