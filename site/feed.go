@@ -2,8 +2,11 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"html/template"
+	"regexp"
 	"strings"
 
 	"github.com/apiver/apiver/changelog"
@@ -76,7 +79,7 @@ func atomFeed(releases []releaseView, opts Options) ([]byte, error) {
 		if base != "" {
 			return link(path)
 		}
-		return "urn:apiver:" + strings.Trim(notSlug.ReplaceAllString(strings.ToLower(opts.Title), "-"), "-") + ":" + path
+		return "urn:apiver:" + titleName(opts.Title) + ":" + path
 	}
 	feed := &feeds.AtomFeed{
 		Xmlns:  "http://www.w3.org/2005/Atom",
@@ -139,3 +142,19 @@ func countsText(c counts) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// titleName names a site in its feed's ids: the title's slug, with a hash
+// of the title when the slug leaves some of it out (a title in another
+// script has none), so that two sites never share ids.
+func titleName(title string) string {
+	name := strings.Trim(notSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if plainTitle.MatchString(title) {
+		return name
+	}
+	sum := sha256.Sum256([]byte(title))
+	return strings.Trim(name+"-"+hex.EncodeToString(sum[:4]), "-")
+}
+
+// plainTitle is a title whose slug loses nothing but case, spaces and
+// punctuation.
+var plainTitle = regexp.MustCompile(`^[\x20-\x7e]*$`)

@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
 
 	"cloud.google.com/go/civil"
 	"github.com/apiver/apiver/changelog"
@@ -73,6 +75,9 @@ func siteRun(opts *siteOptions) error {
 		// The feed's ids are made from it, and an Atom id is an absolute IRI.
 		if u, err := url.Parse(opts.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("--base-url %q: not an absolute http or https URL", opts.baseURL)
+		}
+		if strings.ContainsFunc(opts.baseURL, unicode.IsSpace) {
+			return fmt.Errorf("--base-url %q: a URL holds no spaces (write %%20)", opts.baseURL)
 		}
 	}
 	history, err := changelog.Read(opts.changelogPath)
