@@ -642,8 +642,12 @@ func (s *DocumentSet) Operations() []*versions.Operation {
 		if s.ByResource {
 			for i := range op.Versions {
 				in := *op.Versions[i].Document
-				if i+1 < len(op.Versions) {
-					in.Next = &versions.Version{Name: op.Versions[i+1].Name, Date: op.Versions[i+1].Date}
+				// The next newer version: one declared by two resources on
+				// one date is listed twice, and is not its own successor.
+				for j := i + 1; j < len(op.Versions) && in.Next == nil; j++ {
+					if next := op.Versions[j]; next.Name != op.Versions[i].Name {
+						in.Next = &versions.Version{Name: next.Name, Date: next.Date}
+					}
 				}
 				op.Versions[i].Document = &in
 			}
