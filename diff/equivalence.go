@@ -2,7 +2,9 @@ package diff
 
 import (
 	"math"
+	"net/url"
 	"reflect"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	oasdiff "github.com/oasdiff/oasdiff/diff"
@@ -292,13 +294,25 @@ func sameWire(baseRef, revRef string, baseDisc, revDisc *openapi3.Discriminator)
 		return false
 	}
 	for value, m := range baseDisc.Mapping {
-		if m.Ref == baseRef {
-			if r, ok := revDisc.Mapping[value]; ok && r.Ref == revRef {
+		if mappedRef(m.Ref) == mappedRef(baseRef) {
+			if r, ok := revDisc.Mapping[value]; ok && mappedRef(r.Ref) == mappedRef(revRef) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// mappedRef is a discriminator mapping's value, or a $ref, as the schema it
+// names: a plain name is a component's, and escapes are read.
+func mappedRef(ref string) string {
+	if u, err := url.PathUnescape(ref); err == nil {
+		ref = u
+	}
+	if !strings.ContainsAny(ref, "#/") {
+		return "#/components/schemas/" + ref
+	}
+	return ref
 }
 
 // sameSchema compares two schemas by value, following $refs to what they

@@ -107,8 +107,9 @@ var (
 	// sharedDetail is oasdiff's " (shared schema: X, also at a, b and 3 more)".
 	sharedDetail = regexp.MustCompile(` \((?:shared schema: |also at )[^\n]*\)$`)
 	sharedName   = regexp.MustCompile("^ \\((shared schema: `[^`]*`)")
-	// statusPart is " for the response status `200`" or " for the status `201`".
-	statusPart = regexp.MustCompile(" for the (?:response )?status `[^`]*`")
+	// statusPart is " for the response status `200`", " for the status
+	// `201`" or " for status `200`".
+	statusPart = regexp.MustCompile(" for (?:the )?(?:response )?status `[^`]*`")
 	// mediaTypePart is oasdiff's " (media type: application/vnd.x+csv)" on a
 	// change seen through a media type other than the first: one edit of a
 	// schema that +json and +csv share.

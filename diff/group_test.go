@@ -47,6 +47,11 @@ func TestRootMessage(t *testing.T) {
 			"the request property `…` became required",
 		},
 		{
+			"the `a` response's property `type` changed from `string` to `integer` for status `200`",
+			"the `a` response's property `type` changed from `string` to `integer`",
+			"the `…` response's property `…` changed from `string` to `integer`",
+		},
+		{
 			// A bare property name is a property too; enum values and
 			// patterns with slashes are not.
 			"removed the enum value `a/b` of the request property `role`",

@@ -56,7 +56,8 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 		// The parser's first column follows the byte order mark.
 		d.lineStart[0] = len(utf8BOM)
 	}
-	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM)), []byte("{"))
+	// Flow-style YAML may look like JSON ({ first) without being JSON.
+	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM)), []byte("{")) && json.Valid(bytes.TrimPrefix(data, utf8BOM))
 	for i, b := range data {
 		if b == '\n' && i+1 < len(data) {
 			d.lineStart = append(d.lineStart, i+1)
