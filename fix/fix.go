@@ -500,7 +500,8 @@ func refersTo(n *yaml.Node, renamed map[component]string) bool {
 // the renaming.
 func (p *planner) split() (map[component]string, error) {
 	var old []component
-	for c := range p.base.closure(p.restored) {
+	restoredUses := p.base.closure(p.restored)
+	for c := range restoredUses {
 		if !sameValue(p.base.component(c), p.rev.component(c)) {
 			old = append(old, c)
 		}
@@ -528,17 +529,27 @@ func (p *planner) split() (map[component]string, error) {
 			})
 		}
 	}
-	copied := map[component]bool{}
+	// One that refers to a copy but that no restored content uses is
+	// rewritten in place instead: its $refs name the copies.
+	copied, inPlace := map[component]bool{}, map[component]bool{}
 	for changed := true; changed; {
 		changed = false
 		for c, ds := range deps {
-			if copied[c] {
+			if copied[c] || inPlace[c] || !isOld[c] && !slices.ContainsFunc(ds, func(d component) bool { return copied[d] }) {
 				continue
 			}
-			if isOld[c] || slices.ContainsFunc(ds, func(d component) bool { return copied[d] }) {
-				copied[c], changed = true, true
+			if isOld[c] || restoredUses[c] {
+				copied[c] = true
+			} else {
+				inPlace[c] = true
 			}
+			changed = true
 		}
+	}
+	for _, c := range slices.SortedFunc(maps.Keys(inPlace), compareComponents) {
+		parent := p.rev.at([]string{"components", c.kind})
+		key, value := lookup(parent, c.name, false)
+		p.edits = append(p.edits, edit{kind: replace, parent: parent, anchor: key, src: entry{d: p.rev, key: key, value: value}, key: c.name, newShape: true})
 	}
 	rename := map[component]string{}
 	suffix := "V" + strings.ReplaceAll(p.in.Version, "-", "")
