@@ -120,6 +120,9 @@ func (d *doc) at(path []string) *yaml.Node {
 type entry struct {
 	d          *doc
 	key, value *yaml.Node
+	// inPlace says the entry is written back where it is: its anchors keep
+	// their names, which aliases elsewhere may name (text).
+	inPlace bool
 }
 
 // line is line l (0-based) without its line break.
@@ -187,9 +190,12 @@ func (e entry) text(indent int, newKey string, rewrite func(string) string) (str
 	var lines []string
 	if e.block() {
 		start, end := e.span()
-		text, err := e.d.relinked([]*yaml.Node{e.key, e.value}, start, end)
-		if err != nil {
-			return "", err
+		text := string(e.d.data[start:end])
+		if !e.inPlace {
+			var err error
+			if text, err = e.d.relinked([]*yaml.Node{e.key, e.value}, start, end); err != nil {
+				return "", err
+			}
 		}
 		body := strings.TrimSuffix(text, "\n")
 		lines = strings.Split(body, "\n")

@@ -146,7 +146,10 @@ func yamlSplice(rev *doc, e edit, rewrite func(string) string) (Splice, error) {
 	start, end := target.span()
 	s := Splice{Start: start, End: end}
 	if e.kind != remove {
-		text, err := e.src.text(target.indent(), e.key, rewrite)
+		src := e.src
+		// The revision's own entry rewritten where it stands.
+		src.inPlace = e.kind == replace && src.d == rev && src.key == e.anchor
+		text, err := src.text(target.indent(), e.key, rewrite)
 		if err != nil {
 			return Splice{}, err
 		}
