@@ -285,16 +285,35 @@ func (c *checker) invalidVersionsOf(s *specs.Snapshot, ops []*versions.Operation
 	}
 }
 
+// removedOperations judges unversioned operations missing from the
+// revision: one the base marks deprecated may go from its sunset on (its
+// x-sunset, else the deprecation period from the base's date, the latest
+// it can have been deprecated on); any other is removed too early.
 func (c *checker) removedOperations() {
+	periods := c.in.Config.Periods()
 	for _, p := range c.in.Result.Pairs {
 		if p.Kind != diff.Removed || p.Version != "" || p.PreRelease {
 			continue
 		}
-		c.add(Finding{
-			Rule: OperationRemoved, Operation: p.Operation,
-			Message:  fmt.Sprintf("The unversioned operation %s was removed.", p.Operation),
-			Location: operationLocation(c.in.Base, findOperation(c.in.Result.Base, p.Operation)),
-		}, "")
+		op := findOperation(c.in.Result.Base, p.Operation)
+		message := fmt.Sprintf("The unversioned operation %s was removed.", p.Operation)
+		if op != nil && op.Op != nil && op.Op.Deprecated {
+			sunsetOn := op.Sunset("")
+			if sunsetOn.IsZero() {
+				period, ok := periods.Of(op.Level())
+				if !ok {
+					period = periods[LevelStable]
+				}
+				if on := cmp.Or(c.in.Base.Date, c.in.Date); !on.IsZero() {
+					sunsetOn = period.From(on)
+				}
+			}
+			if !sunsetOn.IsZero() && !c.in.Date.Before(sunsetOn) {
+				continue
+			}
+			message = fmt.Sprintf("The deprecated unversioned operation %s was removed before its sunset on %s.", p.Operation, sunsetOn)
+		}
+		c.add(Finding{Rule: OperationRemoved, Operation: p.Operation, Message: message, Location: operationLocation(c.in.Base, op)}, "")
 	}
 }
 
