@@ -90,10 +90,14 @@ func defaultChangeLevels() map[string]string {
 		"response-body-one-of-added":          string(Warning),
 		"response-property-any-of-added":      string(Warning),
 		"response-body-any-of-added":          string(Warning),
-		"response-property-pattern-removed":   string(Warning),
-		"response-property-pattern-changed":   string(Warning),
-		"api-version-not-bumped":              diff.LevelOff,
-		"api-major-version-not-bumped":        diff.LevelOff,
+		// oasdiff's name for a primitive branch added to a response oneOf
+		// (and a type added to a 3.1 type list): the same relaxation.
+		"response-property-list-of-types-widened": string(Warning),
+		"response-body-list-of-types-widened":     string(Warning),
+		"response-property-pattern-removed":       string(Warning),
+		"response-property-pattern-changed":       string(Warning),
+		"api-version-not-bumped":                  diff.LevelOff,
+		"api-major-version-not-bumped":            diff.LevelOff,
 	}
 	for _, place := range []string{"response-body-", "response-property-", "response-header-"} {
 		for _, relaxation := range responseRelaxations {
