@@ -11,7 +11,7 @@
 #   3. the version-document tests with GOMAXPROCS=1.
 #
 # Each package is printed as it ends, then the slowest tests of step 1.
-# About 18 minutes on 2 cores; `go test ./...` alone (the quick suite) about 3.
+# About 15 minutes on 2 cores; `go test ./...` alone (the quick suite) about 3.
 #
 #   scripts/test.sh
 #   SLOWEST=20 scripts/test.sh
