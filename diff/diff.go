@@ -343,7 +343,6 @@ func pairPath(i int, path string) string {
 	return "/" + strconv.Itoa(i) + path
 }
 
-// pairIndex reads the pair a change belongs to back from its path.
 // loweredBelowBeta are the pairs (by index) whose revision marks the
 // operation draft or alpha where the base did not, as oasdiff reads
 // x-stability-level.
@@ -365,6 +364,7 @@ func loweredBelowBeta(pairs []pairing, plan *load.Plan) map[int]bool {
 	return lowered
 }
 
+// pairIndex reads the pair a change belongs to back from its path.
 func pairIndex(c checker.Change) (int, bool) {
 	if c.GetSection() != "paths" {
 		return 0, false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -52,12 +53,11 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 		return nil, fmt.Errorf("%s: not a mapping at the top", path)
 	}
 	d := &doc{path: path, data: data, root: root, lineStart: make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))}
-	if bytes.HasPrefix(data, utf8BOM) {
-		// The parser's first column follows the byte order mark.
-		d.lineStart[0] = len(utf8BOM)
-	}
+	text := bytes.TrimPrefix(data, []byte(specs.ByteOrderMark))
+	// The parser's first column follows the byte order mark.
+	d.lineStart[0] = len(data) - len(text)
 	// Flow-style YAML may look like JSON ({ first) without being JSON.
-	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM)), []byte("{")) && json.Valid(bytes.TrimPrefix(data, utf8BOM))
+	d.json = root.Style&yaml.FlowStyle != 0 && bytes.HasPrefix(bytes.TrimSpace(text), []byte("{")) && json.Valid(text)
 	for i, b := range data {
 		if b == '\n' && i+1 < len(data) {
 			d.lineStart = append(d.lineStart, i+1)
@@ -65,8 +65,6 @@ func readDoc(path string, data []byte, parsed func([]byte) *yaml.Node) (*doc, er
 	}
 	return d, nil
 }
-
-var utf8BOM = []byte("\xef\xbb\xbf")
 
 // unescapeSolidus is JSON text with each \/ escape inside a string written
 // as the / it stands for.

@@ -14,10 +14,8 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"path"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/apiver/apiver/specs"
@@ -74,19 +72,12 @@ func originFile(path string) string { return (&url.URL{Path: path}).String() }
 // checked already.
 func parseSource(s *specs.Source, reduced prune.Reduced, read openapi3.ReadFromURIFunc, checked bool) (*specs.Snapshot, error) {
 	files := map[string]string{originFile(s.Path()): s.Path()}
-	// At a git ref, ./PATH is relative to the current directory, PATH to the
-	// top of the work tree: a $ref'd file is named as git reads it.
-	cwdRelative := s.Ref() != "" && (strings.HasPrefix(s.Path(), "./") || strings.HasPrefix(s.Path(), "../"))
 	var mu sync.Mutex
 	recorded := func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		data, err := read(loader, location)
 		if err == nil {
-			name := location.Path
-			if cwdRelative && !strings.HasPrefix(name, "../") && !path.IsAbs(name) {
-				name = "./" + name
-			}
 			mu.Lock()
-			files[location.String()] = name
+			files[location.String()] = s.RefFileName(location.Path)
 			mu.Unlock()
 		}
 		return data, err
@@ -240,11 +231,6 @@ func checkDuplicateParameters(path string, doc *openapi3.T) error {
 	return nil
 }
 
-// checkPathTemplates refuses one method under two templated paths that
-// differ only in their parameters' names (GET /pet/{a} and GET /pet/{b}):
-// a client cannot tell them apart, and the OpenAPI specification forbids
-// such paths. Different methods under such paths are accepted, as oasdiff
-// accepts them (real APIs publish them).
 // checkSchemaRefs refuses a schema component whose $ref leads to no schema:
 // one that names itself, a loop of $refs, "#". The loader accepts it, and
 // every comparison would fail on it without saying where.
@@ -266,6 +252,11 @@ func checkSchemaRefs(path string, doc *openapi3.T) error {
 	return nil
 }
 
+// checkPathTemplates refuses one method under two templated paths that
+// differ only in their parameters' names (GET /pet/{a} and GET /pet/{b}):
+// a client cannot tell them apart, and the OpenAPI specification forbids
+// such paths. Different methods under such paths are accepted, as oasdiff
+// accepts them (real APIs publish them).
 func checkPathTemplates(path string, doc *openapi3.T) error {
 	if doc.Paths == nil {
 		return nil

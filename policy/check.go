@@ -300,12 +300,8 @@ func (c *checker) removedOperations() {
 		if op != nil && op.Op != nil && op.Op.Deprecated {
 			sunsetOn := op.Sunset("")
 			if sunsetOn.IsZero() {
-				period, ok := periods.Of(op.Level())
-				if !ok {
-					period = periods[LevelStable]
-				}
 				if on := cmp.Or(c.in.Base.Date, c.in.Date); !on.IsZero() {
-					sunsetOn = period.From(on)
+					sunsetOn = periods.OrStable(op.Level()).From(on)
 				}
 			}
 			if !sunsetOn.IsZero() && !c.in.Date.Before(sunsetOn) {
@@ -479,10 +475,7 @@ func (c *checker) unversionedDeprecations() {
 		if baseOp := base[op.Key()]; baseOp != nil && baseOp.Op.Deprecated {
 			continue
 		}
-		period, ok := periods.Of(op.Level())
-		if !ok {
-			period = periods[LevelStable]
-		}
+		period := periods.OrStable(op.Level())
 		declared, earliest := op.Sunset(""), period.From(on)
 		if declared.IsZero() || !declared.Before(earliest) {
 			continue

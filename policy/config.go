@@ -333,8 +333,6 @@ var (
 	errorLine    = regexp.MustCompile(`^line (\d+): `)
 )
 
-// keyAt is the dotted path of the key whose scalar value sits on line, ""
-// when none does.
 // atKeyLine prefixes a refusal of a value with the line of the key it
 // starts with (deprecationMonths, sunset.beta), as the decoder's refusals
 // name theirs.
@@ -381,6 +379,8 @@ var (
 	keyStep = regexp.MustCompile(`([A-Za-z0-9_-]+)(?:\[(\d+)\])?`)
 )
 
+// keyAt is the dotted path of the key whose scalar value sits on line, ""
+// when none does.
 func keyAt(n *yaml.Node, line int, path string) string {
 	switch n.Kind {
 	case yaml.DocumentNode:

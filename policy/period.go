@@ -113,6 +113,15 @@ func (p Periods) Of(level string) (Period, bool) {
 	return period, ok
 }
 
+// OrStable is the period of a level, the stable one when none is
+// configured for it: an unversioned operation's clock.
+func (p Periods) OrStable(level string) Period {
+	if period, ok := p[level]; ok {
+		return period
+	}
+	return p[LevelStable]
+}
+
 // Unstable reports whether any unstable level has a period: only then do
 // pre-release versions have a clock.
 func (p Periods) Unstable() bool {

@@ -37,10 +37,6 @@ func (res CheckResult) annotations() []*annotation {
 	return out
 }
 
-// repoPath is a file's path relative to the repository's root, as code
-// hosts name the files of a change; a path outside the root stays as given.
-// A file read at a git ref is named as git names it: relative to the top,
-// unless it starts with ./ or ../ (then relative to the current directory).
 // landing is the line an annotation lands on: its own, else the
 // revision's first line (a finding of no line, such as an exemption that
 // expired); nil without a revision file.
@@ -51,6 +47,10 @@ func (res CheckResult) landing(a *annotation) *diff.Location {
 	return &diff.Location{File: res.repoPath(diff.Location{File: res.Spec}), Line: 1}
 }
 
+// repoPath is a file's path relative to the repository's root, as code
+// hosts name the files of a change; a path outside the root stays as given.
+// A file read at a git ref is named as git names it: relative to the top,
+// unless it starts with ./ or ../ (then relative to the current directory).
 func (res CheckResult) repoPath(l diff.Location) string {
 	file := l.File
 	if res.Root == "" {

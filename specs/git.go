@@ -247,7 +247,7 @@ func (c *gitCommit) refReader(rootFile, confine string, allowRemote bool, maxSiz
 	}
 	// path.Join drops a leading "./", which tells git the path is relative
 	// to the current directory rather than the top of the work tree.
-	cwdRelative := strings.HasPrefix(rootFile, "./") || strings.HasPrefix(rootFile, "../")
+	cwdRelative := cwdRelative(rootFile)
 	return func(loader *openapi3.Loader, location *url.URL) ([]byte, error) {
 		if location.Scheme != "" && location.Scheme != "file" {
 			return remote(loader, location)
@@ -275,6 +275,23 @@ func (c *gitCommit) refReader(rootFile, confine string, allowRemote bool, maxSiz
 		}
 		return data, nil
 	}
+}
+
+// cwdRelative reports whether a PATH of REF:PATH is relative to the current
+// directory (./ or ../), as git reads it, rather than to the top of the
+// work tree.
+func cwdRelative(file string) bool {
+	return strings.HasPrefix(file, "./") || strings.HasPrefix(file, "../")
+}
+
+// RefFileName is how the document names a file it read (a $ref'd file's
+// path, as the loader resolved it): at a git ref, as git reads it, ./ kept
+// where the document's own PATH has it.
+func (s *Source) RefFileName(file string) string {
+	if s.ref == "" || !cwdRelative(s.path) || strings.HasPrefix(file, "../") || path.IsAbs(file) {
+		return file
+	}
+	return "./" + file
 }
 
 // within reports whether the clean slash path file lies inside dir.

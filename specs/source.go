@@ -329,6 +329,10 @@ func yamlError(file, detail string) *Error {
 	return &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(detail, "yaml: ")}
 }
 
+// ByteOrderMark is UTF-8's, which a text may start with: the parser reads
+// past it.
+const ByteOrderMark = "\xef\xbb\xbf"
+
 const complexKey = "not valid YAML: a mapping or a list used as a mapping key (JSON, which the loader reads, has only string keys)"
 
 // complexKeyLine is the line of the first mapping key under n that is a
@@ -382,7 +386,7 @@ func DescribeLoadError(path string, data []byte, err error) error {
 	}
 	const jsonPart, yamlPart = "json error: ", "yaml error: error converting YAML to JSON: "
 	if i := strings.Index(msg, jsonPart); i >= 0 && strings.HasPrefix(msg, "failed to unmarshal data") {
-		if bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))), []byte("{")) {
+		if bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, []byte(ByteOrderMark))), []byte("{")) {
 			j := strings.Index(msg, ", "+yamlPart)
 			if j < 0 {
 				j = len(msg)

@@ -56,11 +56,6 @@ func withLock(shown, target string, timeout time.Duration, write func() error) e
 	return write()
 }
 
-// writeOutput renders to stdout, or writes the file at path as the output
-// policy says (package outfile): a regular file replaced atomically under
-// its lock, so a reader or an interrupted run finds the old file or the
-// complete new one; a device, a named pipe or /dev/stdout written into; a
-// link out of the work tree, a folder or a socket refused.
 // refuseInput refuses an output file that is one of the files the command
 // reads: writing it would replace what the output is made from (a history
 // rendered over itself, a report written over the spec it judges).
@@ -80,6 +75,11 @@ func refuseInput(output string, inputs ...string) error {
 	return nil
 }
 
+// writeOutput renders to stdout, or writes the file at path as the output
+// policy says (package outfile): a regular file replaced atomically under
+// its lock, so a reader or an interrupted run finds the old file or the
+// complete new one; a device, a named pipe or /dev/stdout written into; a
+// link out of the work tree, a folder or a socket refused.
 func writeOutput(path string, lockTimeout time.Duration, stdout io.Writer, render func(io.Writer) error) error {
 	if path == "" {
 		return render(stdout)
