@@ -189,7 +189,15 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		}
 	}
 
-	report, err := oasdiffReport(baseDoc, revDoc)
+	// oasdiff diffs the documents with their allOf merged (flattenAllOf),
+	// and locates its changes in the copies it diffed.
+	flat := flattenAllOf(baseDoc, revDoc)
+	flatSources := oasdiff.OperationsSourcesMap{}
+	for op, file := range sources {
+		flatSources[flat.operation(op)] = file
+	}
+	sources = flatSources
+	report, err := oasdiffReport(flat.docs[0], flat.docs[1])
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,19 @@ var parityExceptions = map[string]string{
 	"checker/webhook_base.yaml → checker/webhook_revision.yaml":                                                                                 webhookAsOperation,
 	"openapi-test1.yaml → openapi-test3.yaml":                                                                                                   callbacksInDirection,
 	"openapi-test1.yaml → openapi-test5.yaml":                                                                                                   "a maxLength removed beside an anchored pattern is rated against the pattern's bounds (equivalence pattern-implied-length)",
+	// apiver diffs allOf merged (oasdiff: member by member).
+	"x-of/base.json → x-of/revision.json": allOfUnsatisfiable,
+	"checker/request_property_all_of_added_base.yaml → checker/request_property_all_of_added_revision.yaml":                                                         allOfMerged,
+	"checker/request_property_all_of_removed_base.yaml → checker/request_property_all_of_removed_revision.yaml":                                                     allOfMerged,
+	"checker/request_property_all_of_inline_added_base.yaml → checker/request_property_all_of_inline_added_revision.yaml":                                           allOfMerged,
+	"checker/request_property_all_of_annotation_only_added_base.yaml → checker/request_property_all_of_annotation_only_added_revision.yaml":                         allOfMerged,
+	"checker/request_property_all_of_annotation_only_added_at_property_base.yaml → checker/request_property_all_of_annotation_only_added_at_property_revision.yaml": allOfMerged,
+	"checker/response_property_all_of_added_base.yaml → checker/response_property_all_of_added_revision.yaml":                                                       allOfMerged,
+	"checker/response_property_all_of_inline_added_base.yaml → checker/response_property_all_of_inline_added_revision.yaml":                                         allOfMerged,
+	"checker/response_property_all_of_removed_base.yaml → checker/response_property_all_of_removed_revision.yaml":                                                   allOfMerged,
+	"checker/response_property_all_of_annotation_only_added_base.yaml → checker/response_property_all_of_annotation_only_added_revision.yaml":                       allOfMerged,
+	"checker/disclaimer_allof_base.yaml → checker/disclaimer_allof_revision.yaml":                                                                                   allOfMerged,
+	"checker/disclaimer_nested_allof_base.yaml → checker/disclaimer_nested_allof_revision.yaml":                                                                     allOfMerged,
 	// oasdiff reads an x-sunset that is not a date as none; apiver refuses
 	// the input (exit 2, naming file, line and value), so that a sunset is
 	// never misread.
@@ -61,6 +74,13 @@ const (
 	webhookInDirection   = "a webhook's payload is judged as a response, the consumer reads it (oasdiff: as a request); a payload is always sent, so a request body made required is no change"
 	webhookAsOperation   = "a webhook added or removed is named by its operation, METHOD webhook:NAME (oasdiff: no operation)"
 	callbacksInDirection = "callbacks are compared, each payload as a response, under the operation that registers them (oasdiff: not compared); the document's security is not theirs"
+)
+
+// allOfMerged: apiver merges allOf before it diffs, so it reports what
+// the merged schema changed, not which members came or went.
+const (
+	allOfMerged        = "allOf is diffed merged (oasdiff: member by member): a member added or removed is the change it makes to the merged schema, if any"
+	allOfUnsatisfiable = "allOf is diffed merged: members that each forbid additional properties merge to a schema with none of them, so their changes go unseen"
 )
 
 const refusedSunset = "an x-sunset that is not a date is an input error (oasdiff: no sunset)"
