@@ -85,14 +85,16 @@ var rescoped = []string{pathRemovedWithoutDeprecation, pathRemovedWithDeprecatio
 
 // levelsForOasdiff are the levels oasdiff runs with: the configured ones,
 // but none that would hide a change scope turns into another, and every
-// other id at oasdiff's own level. oasdiff lowers a change under an allOf
-// to a warning unless its level was set ("all-of-not-flattened": a sibling
-// branch might still require what one dropped). A change inside a branch
-// keeps its level, so that a request enum value removed through an allOf
-// stays an error: a gate does not pass a breaking change on a doubt. An
-// allOf member added or removed stays lowered unless configured: oasdiff
-// pairs members by their $ref names, so a renamed component reads as one
-// member removed and another added.
+// other id at oasdiff's own level. The documents reach oasdiff with their
+// allOf merged (flattenAllOf); what is left is an allOf that cannot be
+// merged. oasdiff lowers a change under an allOf to a warning unless its
+// level was set ("all-of-not-flattened": a sibling branch might still
+// require what one dropped). A change inside a branch keeps its level, so
+// that a request enum value removed through an allOf stays an error: a gate
+// does not pass a breaking change on a doubt. An allOf member added or
+// removed stays lowered unless configured: oasdiff pairs members by their
+// $ref names, so a renamed component reads as one member removed and
+// another added.
 func levelsForOasdiff(levels map[string]checker.Level, defaults map[string]checker.Level) map[string]checker.Level {
 	out := map[string]checker.Level{}
 	for id, level := range defaults {
