@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -25,9 +26,6 @@ type flattened struct {
 	docs []*openapi3.T
 	// copies maps a value of the originals to its copy.
 	copies map[walked]reflect.Value
-	// Unmerged are the schemas (of the copies) whose allOf oasdiff's merge
-	// refused (types or formats that conflict): they are diffed as written.
-	Unmerged []*openapi3.Schema
 }
 
 // operation is the copy of an operation of the originals.
@@ -47,12 +45,17 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 func flattenAllOf(docs ...*openapi3.T) *flattened {
 	c := &copier{memo: map[walked]reflect.Value{}}
 	f := &flattened{copies: c.memo}
+	if !slices.ContainsFunc(docs, hasAllOf) {
+		// most pull requests' documents: nothing to merge, nothing to copy
+		f.docs = docs
+		return f
+	}
 	for _, doc := range docs {
 		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
 		f.docs = append(f.docs, &cp)
 	}
 	for _, doc := range f.docs {
-		f.Unmerged = append(f.Unmerged, mergeOrFallBack(doc)...)
+		mergeOrFallBack(doc)
 	}
 	r := originRestorer{done: map[*openapi3.Schema]bool{}}
 	for _, doc := range docs {
@@ -76,9 +79,8 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 // fails, through its members or its properties: the fallback may keep more
 // unmerged than the one allOf at fault, never less.) Components the merge
 // adds to name recursive schemas are taken out again: the two snapshots'
-// would read as components added or removed. It returns the schemas left
-// unmerged.
-func mergeOrFallBack(doc *openapi3.T) []*openapi3.Schema {
+// would read as components added or removed.
+func mergeOrFallBack(doc *openapi3.T) {
 	var names []string
 	if doc.Components != nil {
 		for name := range doc.Components.Schemas {
@@ -95,22 +97,42 @@ func mergeOrFallBack(doc *openapi3.T) []*openapi3.Schema {
 			}
 		}
 	}()
-	if _, err := allof.MergeSpec(doc); err == nil {
-		return nil
-	}
-	// MergeSpec fails before it writes anything back: doc is as it was.
 	var unmerged []*openapi3.Schema
+	var withAllOf []*openapi3.Schema
 	seen := map[*openapi3.Schema]bool{}
 	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
 		if s.Value == nil || len(s.Value.AllOf) == 0 || seen[s.Value] {
 			return nil
 		}
 		seen[s.Value] = true
-		if _, err := allof.Merge(openapi3.SchemaRef{Value: s.Value}); err != nil {
+		withAllOf = append(withAllOf, s.Value)
+		if dropsProperties(s.Value) {
 			unmerged = append(unmerged, s.Value)
 		}
 		return nil
 	})
+	if len(withAllOf) == 0 {
+		return
+	}
+	if len(unmerged) == 0 {
+		if _, err := allof.MergeSpec(doc); err == nil {
+			return
+		}
+		// MergeSpec fails before it writes anything back: doc is as it was.
+		for _, s := range withAllOf {
+			if _, err := allof.Merge(openapi3.SchemaRef{Value: s}); err != nil {
+				unmerged = append(unmerged, s)
+			}
+		}
+	} else {
+		for _, s := range withAllOf {
+			if !slices.Contains(unmerged, s) {
+				if _, err := allof.Merge(openapi3.SchemaRef{Value: s}); err != nil {
+					unmerged = append(unmerged, s)
+				}
+			}
+		}
+	}
 	for _, s := range unmerged {
 		ext := maps.Clone(s.Extensions)
 		if ext == nil {
@@ -132,7 +154,51 @@ func mergeOrFallBack(doc *openapi3.T) []*openapi3.Schema {
 	// An error here is not expected (what is left merges); the merge fails
 	// before it writes anything back, so doc would be diffed as written.
 	_ = err
-	return unmerged
+}
+
+// hasAllOf tells a document with an allOf anywhere.
+func hasAllOf(doc *openapi3.T) bool {
+	found := false
+	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
+		if s.Value != nil && len(s.Value.AllOf) > 0 {
+			found = true
+			return errFound
+		}
+		return nil
+	})
+	return found
+}
+
+var errFound = errors.New("found")
+
+// dropsProperties tells an allOf whose merge would leave out properties
+// that a member defines: where members forbid other properties
+// (additionalProperties: false), the merge keeps only the properties every
+// such member defines, as JSON Schema reads them; a value could then hold
+// none of the others, and a change to them would not be seen at all. Such an
+// allOf is written as a union of properties by intent, so it is diffed as
+// written, member by member, where every property's change is seen.
+func dropsProperties(s *openapi3.Schema) bool {
+	members := expandAllOf([]*openapi3.Schema{s})
+	var closed []*openapi3.Schema
+	for _, m := range members {
+		if m.AdditionalProperties.Has != nil && !*m.AdditionalProperties.Has {
+			closed = append(closed, m)
+		}
+	}
+	if len(closed) == 0 {
+		return false
+	}
+	for _, m := range members {
+		for name := range m.Properties {
+			for _, c := range closed {
+				if _, ok := c.Properties[name]; !ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // unmergedAllOfKey is the extension that carries an allOf that cannot be
