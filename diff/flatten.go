@@ -39,9 +39,9 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 // flattenAllOf copies docs and merges the allOf of the copies. The copies
 // share what the originals share (one copier), so two views of one
 // snapshot still hand oasdiff the same schema twice. Every schema of the
-// copies keeps the location of what it was merged from (restoreOrigins):
-// the merge keeps no origins. A merge that fails is retried without the
-// allOf that cannot be merged (mergeOrFallBack).
+// copies keeps the location of what it was merged from (originRestorer):
+// the merge keeps no origins. An allOf that does not merge into what it
+// means (mergeable) is diffed as written, in every document.
 func flattenAllOf(docs ...*openapi3.T) *flattened {
 	c := &copier{memo: map[walked]reflect.Value{}}
 	f := &flattened{copies: c.memo}
@@ -54,8 +54,13 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
 		f.docs = append(f.docs, &cp)
 	}
-	for _, doc := range f.docs {
-		mergeOrFallBack(doc)
+	withAllOf := make([][]allOfAt, len(f.docs))
+	for i, doc := range f.docs {
+		withAllOf[i] = schemasWithAllOf(doc)
+	}
+	asWritten := unmergeable(withAllOf)
+	for i, doc := range f.docs {
+		mergeAllOf(doc, withAllOf[i], asWritten)
 	}
 	r := originRestorer{done: map[*openapi3.Schema]bool{}}
 	for _, doc := range docs {
@@ -69,18 +74,88 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 	return f
 }
 
-// mergeOrFallBack merges the allOf of doc in place. oasdiff's merge fails
-// the whole document on one allOf it cannot merge (types, formats,
-// defaults or consts that conflict); then every schema whose own merge
-// fails keeps its allOf as written, diffed member by member as before, and
-// the rest is merged. Such a schema's allOf is hidden from the merge in an
+// allOfAt is a schema with an allOf, at the JSON pointer where the walk of
+// its document first meets it.
+type allOfAt struct {
+	pointer string
+	schema  *openapi3.Schema
+}
+
+// schemasWithAllOf is every schema of doc with an allOf, each once.
+func schemasWithAllOf(doc *openapi3.T) []allOfAt {
+	var out []allOfAt
+	seen := map[*openapi3.Schema]bool{}
+	_ = doc.WalkSchemas(func(pointer string, s *openapi3.SchemaRef) error {
+		if s.Value != nil && len(s.Value.AllOf) > 0 && !seen[s.Value] {
+			seen[s.Value] = true
+			out = append(out, allOfAt{pointer, s.Value})
+		}
+		return nil
+	})
+	return out
+}
+
+// unmergeable is the pointers of the allOf, of any of docs, that are diffed
+// as written (mergeable). A schema is left unmerged in every document where
+// one of them cannot merge it: merged on one side and as written on the
+// other, an unchanged schema would read as changed. The walk meets
+// components first, by name, so a component is at the same pointer in
+// every document.
+func unmergeable(withAllOf [][]allOfAt) map[string]bool {
+	out := map[string]bool{}
+	for _, schemas := range withAllOf {
+		for _, s := range schemas {
+			if !out[s.pointer] && !mergeable(s.schema) {
+				out[s.pointer] = true
+			}
+		}
+	}
+	return out
+}
+
+// mergeable tells an allOf that merges into one schema that means what it
+// does. oasdiff's merge fails on members that conflict (types, formats,
+// defaults or consts); a schema fails with any allOf below it that fails,
+// through its members or its properties, so the fallback may keep more
+// unmerged than the one allOf at fault, never less. Two more merge without
+// failing but lose what a change must be seen in (dropsProperties,
+// crossesBranches).
+func mergeable(s *openapi3.Schema) bool {
+	if dropsProperties(s) || crossesBranches(s) {
+		return false
+	}
+	_, err := allof.Merge(openapi3.SchemaRef{Value: s})
+	return err == nil
+}
+
+// crossesBranches tells an allOf with more than one oneOf or anyOf among it
+// and its members: the merge makes one branch of every combination, written
+// out without the $ref names, so a change inside a branch would read as
+// branches removed and added (in a response, an info and a warning).
+func crossesBranches(s *openapi3.Schema) bool {
+	groups := 0
+	for _, m := range expandAllOf([]*openapi3.Schema{s}) {
+		if len(m.OneOf) > 0 {
+			groups++
+		}
+		if len(m.AnyOf) > 0 {
+			groups++
+		}
+	}
+	return groups > 1
+}
+
+// mergeAllOf merges the allOf of doc in place, but for those at the
+// pointers of asWritten, which keep their allOf as written, diffed member by
+// member as before. Such a schema's allOf is hidden from the merge in an
 // extension, which the merge copies into every copy it makes of the
-// schema, and put back after. (A schema fails with any allOf below it that
-// fails, through its members or its properties: the fallback may keep more
-// unmerged than the one allOf at fault, never less.) Components the merge
-// adds to name recursive schemas are taken out again: the two snapshots'
-// would read as components added or removed.
-func mergeOrFallBack(doc *openapi3.T) {
+// schema, and put back after. Components the merge adds to name recursive
+// schemas are taken out again: the two snapshots' would read as components
+// added or removed.
+func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool) {
+	if len(withAllOf) == 0 {
+		return
+	}
 	var names []string
 	if doc.Components != nil {
 		for name := range doc.Components.Schemas {
@@ -97,51 +172,27 @@ func mergeOrFallBack(doc *openapi3.T) {
 			}
 		}
 	}()
-	var unmerged []*openapi3.Schema
-	var withAllOf []*openapi3.Schema
-	seen := map[*openapi3.Schema]bool{}
-	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-		if s.Value == nil || len(s.Value.AllOf) == 0 || seen[s.Value] {
-			return nil
+	var hidden []*openapi3.Schema
+	for _, at := range withAllOf {
+		if !asWritten[at.pointer] {
+			continue
 		}
-		seen[s.Value] = true
-		withAllOf = append(withAllOf, s.Value)
-		if dropsProperties(s.Value) {
-			unmerged = append(unmerged, s.Value)
-		}
-		return nil
-	})
-	if len(withAllOf) == 0 {
-		return
-	}
-	if len(unmerged) == 0 {
-		if _, err := allof.MergeSpec(doc); err == nil {
-			return
-		}
-		// MergeSpec fails before it writes anything back: doc is as it was.
-		for _, s := range withAllOf {
-			if _, err := allof.Merge(openapi3.SchemaRef{Value: s}); err != nil {
-				unmerged = append(unmerged, s)
-			}
-		}
-	} else {
-		for _, s := range withAllOf {
-			if !slices.Contains(unmerged, s) {
-				if _, err := allof.Merge(openapi3.SchemaRef{Value: s}); err != nil {
-					unmerged = append(unmerged, s)
-				}
-			}
-		}
-	}
-	for _, s := range unmerged {
+		s := at.schema
 		ext := maps.Clone(s.Extensions)
 		if ext == nil {
 			ext = map[string]any{}
 		}
 		ext[unmergedAllOfKey] = &unmergedAllOf{allOf: s.AllOf, extensions: s.Extensions}
 		s.AllOf, s.Extensions = nil, ext
+		hidden = append(hidden, s)
 	}
-	_, err := allof.MergeSpec(doc)
+	// What is left merges (each was merged alone above); were the merge to
+	// fail, it fails before it writes anything back, and doc is diffed as
+	// written.
+	_, _ = allof.MergeSpec(doc)
+	if len(hidden) == 0 {
+		return
+	}
 	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
 		if s.Value == nil {
 			return nil
@@ -151,25 +202,7 @@ func mergeOrFallBack(doc *openapi3.T) {
 		}
 		return nil
 	})
-	// An error here is not expected (what is left merges); the merge fails
-	// before it writes anything back, so doc would be diffed as written.
-	_ = err
 }
-
-// hasAllOf tells a document with an allOf anywhere.
-func hasAllOf(doc *openapi3.T) bool {
-	found := false
-	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-		if s.Value != nil && len(s.Value.AllOf) > 0 {
-			found = true
-			return errFound
-		}
-		return nil
-	})
-	return found
-}
-
-var errFound = errors.New("found")
 
 // dropsProperties tells an allOf whose merge would leave out properties
 // that a member defines: where members forbid other properties
@@ -319,10 +352,11 @@ func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema
 	if len(merged.AllOf) == 0 {
 		// merged: what it merged is its inputs and their allOf members,
 		// the members' own allOf merged as well
+		merged.Nullable = !slices.ContainsFunc(from, func(s *openapi3.Schema) bool { return !nullable(s) })
 		from = expandAllOf(from)
 	}
 	if merged.Origin == nil {
-		merged.Origin = mergedOrigin(from)
+		merged.Origin = mergedOrigin(merged, from)
 	}
 	sub := func(get func(*openapi3.Schema) *openapi3.SchemaRef) []*openapi3.SchemaRef {
 		var out []*openapi3.SchemaRef
@@ -367,6 +401,28 @@ func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema
 	}
 }
 
+// nullable tells an OpenAPI 3.0 schema that admits null. oasdiff's merge
+// admits null only where every schema it merges says nullable, the one that
+// holds the allOf included, so that every allOf would read as not nullable:
+// a wrapper that only adds a description ({description, allOf: [$ref: X]})
+// admits what its members admit, and nullable: true on the schema that holds
+// the allOf makes the members nullable (the OpenAPI 3.0 way to write a
+// nullable $ref).
+func nullable(s *openapi3.Schema) bool {
+	if s.Nullable {
+		return true
+	}
+	if len(s.AllOf) == 0 || len(s.Type.Slice()) > 0 {
+		return false
+	}
+	for _, m := range s.AllOf {
+		if m == nil || m.Value == nil || !nullable(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // expandAllOf is the schemas and, after each, its allOf members, theirs
 // after them, each once.
 func expandAllOf(schemas []*openapi3.Schema) []*openapi3.Schema {
@@ -392,9 +448,11 @@ func expandAllOf(schemas []*openapi3.Schema) []*openapi3.Schema {
 }
 
 // mergedOrigin is the origin of the first schema with one, with the field
-// and sequence locations of the others that it lacks. The originals'
-// origins are shared, never changed: one extended is a copy.
-func mergedOrigin(from []*openapi3.Schema) *openapi3.Origin {
+// and sequence locations of the others that it lacks. A keyword that
+// several write is located where the value the merge kept is written
+// (inEffect): the narrower of two enums, the lower of two maxLength. The
+// originals' origins are shared, never changed: one extended is a copy.
+func mergedOrigin(merged *openapi3.Schema, from []*openapi3.Schema) *openapi3.Origin {
 	var out *openapi3.Origin
 	copied := false
 	own := func() {
@@ -428,5 +486,125 @@ func mergedOrigin(from []*openapi3.Schema) *openapi3.Origin {
 			}
 		}
 	}
+	if out != nil {
+		for _, name := range pickedKeywords {
+			w := inEffect(merged, from, name)
+			if w == nil || w.Origin == nil {
+				continue
+			}
+			field, hasField := w.Origin.Fields.Lookup(name)
+			seq, hasSeq := w.Origin.Sequences[name]
+			own()
+			if hasField {
+				for i := range out.Fields {
+					if out.Fields[i].Name == name {
+						out.Fields[i] = field
+					}
+				}
+			}
+			if hasSeq {
+				if out.Sequences == nil {
+					out.Sequences = map[string][]openapi3.Location{}
+				}
+				out.Sequences[name] = seq
+			}
+		}
+	}
 	return out
+}
+
+// hasAllOf tells a document with an allOf anywhere.
+func hasAllOf(doc *openapi3.T) bool {
+	found := false
+	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
+		if s.Value != nil && len(s.Value.AllOf) > 0 {
+			found = true
+			return errFound
+		}
+		return nil
+	})
+	return found
+}
+
+var errFound = errors.New("found")
+
+// pickedKeywords are the keywords whose merged value is one input's (or an
+// intersection that may equal one input's).
+var pickedKeywords = []string{"enum", "maxLength", "minLength", "maximum", "minimum",
+	"maxItems", "minItems", "maxProperties", "minProperties", "pattern", "multipleOf",
+	"format", "default"}
+
+// inEffect is the input whose value of keyword name the merge kept, where
+// another input wrote it first; nil where the first is in effect or none
+// matches.
+func inEffect(merged *openapi3.Schema, from []*openapi3.Schema, name string) *openapi3.Schema {
+	kept := keywordValue(merged, name)
+	if kept == nil {
+		return nil
+	}
+	first := true
+	for _, s := range from {
+		if s.Origin == nil {
+			continue
+		}
+		_, hasField := s.Origin.Fields.Lookup(name)
+		_, hasSeq := s.Origin.Sequences[name]
+		if !hasField && !hasSeq {
+			continue
+		}
+		if reflect.DeepEqual(keywordValue(s, name), kept) {
+			if first {
+				return nil
+			}
+			return s
+		}
+		first = false
+	}
+	return nil
+}
+
+// keywordValue is the value of one of pickedKeywords in s, nil where unset.
+func keywordValue(s *openapi3.Schema, name string) any {
+	var v any
+	switch name {
+	case "enum":
+		if len(s.Enum) > 0 {
+			v = s.Enum
+		}
+	case "maxLength":
+		v = s.MaxLength
+	case "minLength":
+		v = s.MinLength
+	case "maximum":
+		v = s.Max
+	case "minimum":
+		v = s.Min
+	case "maxItems":
+		v = s.MaxItems
+	case "minItems":
+		v = s.MinItems
+	case "maxProperties":
+		v = s.MaxProps
+	case "minProperties":
+		v = s.MinProps
+	case "pattern":
+		if s.Pattern != "" {
+			v = s.Pattern
+		}
+	case "multipleOf":
+		v = s.MultipleOf
+	case "format":
+		if s.Format != "" {
+			v = s.Format
+		}
+	case "default":
+		v = s.Default
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return nil
+		}
+		return rv.Elem().Interface()
+	}
+	return v
 }
