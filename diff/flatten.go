@@ -57,6 +57,9 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 	withAllOf := make([][]allOfAt, len(f.docs))
 	for i, doc := range f.docs {
 		withAllOf[i] = schemasWithAllOf(doc)
+		for _, at := range withAllOf[i] {
+			stashFor(at.schema).takeDefault(at.schema)
+		}
 	}
 	asWritten := unmergeable(withAllOf)
 	for i, doc := range f.docs {
@@ -117,11 +120,11 @@ func unmergeable(withAllOf [][]allOfAt) map[string]bool {
 // does. oasdiff's merge fails on members that conflict (types, formats,
 // defaults or consts); a schema fails with any allOf below it that fails,
 // through its members or its properties, so the fallback may keep more
-// unmerged than the one allOf at fault, never less. Two more merge without
-// failing but lose what a change must be seen in (dropsProperties,
-// crossesBranches).
+// unmerged than the one allOf at fault, never less. Three more merge
+// without failing but lose what a change must be seen in, or read as
+// changed what is not (dropsProperties, crossesBranches, negatesTwice).
 func mergeable(s *openapi3.Schema) bool {
-	if dropsProperties(s) || crossesBranches(s) {
+	if dropsProperties(s) || crossesBranches(s) || negatesTwice(s) {
 		return false
 	}
 	_, err := allof.Merge(openapi3.SchemaRef{Value: s})
@@ -143,6 +146,20 @@ func crossesBranches(s *openapi3.Schema) bool {
 		}
 	}
 	return groups > 1
+}
+
+// negatesTwice tells an allOf with more than one not among it and its
+// members: the merge writes them as not: {anyOf: [...]}, which oasdiff
+// reads as a new not, so that a not repeated or split in two would read as
+// changed.
+func negatesTwice(s *openapi3.Schema) bool {
+	nots := 0
+	for _, m := range expandAllOf([]*openapi3.Schema{s}) {
+		if m.Not != nil {
+			nots++
+		}
+	}
+	return nots > 1
 }
 
 // mergeAllOf merges the allOf of doc in place, but for those at the
@@ -172,36 +189,76 @@ func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool)
 			}
 		}
 	}()
-	var hidden []*openapi3.Schema
 	for _, at := range withAllOf {
-		if !asWritten[at.pointer] {
-			continue
+		if asWritten[at.pointer] {
+			stashFor(at.schema).takeAllOf(at.schema)
 		}
-		s := at.schema
-		ext := maps.Clone(s.Extensions)
-		if ext == nil {
-			ext = map[string]any{}
-		}
-		ext[unmergedAllOfKey] = &unmergedAllOf{allOf: s.AllOf, extensions: s.Extensions}
-		s.AllOf, s.Extensions = nil, ext
-		hidden = append(hidden, s)
 	}
 	// What is left merges (each was merged alone above); were the merge to
 	// fail, it fails before it writes anything back, and doc is diffed as
 	// written.
 	_, _ = allof.MergeSpec(doc)
-	if len(hidden) == 0 {
-		return
-	}
 	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-		if s.Value == nil {
-			return nil
-		}
-		if u, ok := s.Value.Extensions[unmergedAllOfKey].(*unmergedAllOf); ok {
-			s.Value.AllOf, s.Value.Extensions = u.allOf, u.extensions
+		if s.Value != nil {
+			if st, ok := s.Value.Extensions[stashKey].(*stash); ok {
+				st.putBack(s.Value)
+			}
 		}
 		return nil
 	})
+}
+
+// stash is what the merge must not see of a schema with an allOf, kept
+// through the merge in an extension, which the merge copies into the
+// schema it makes of the one that holds the allOf:
+//   - the allOf of a schema diffed as written;
+//   - the default of the schema that holds the allOf, which overrides its
+//     members' (the OpenAPI 3.0 way to give a $ref another default), where
+//     the merge would refuse two defaults.
+type stash struct {
+	extensions map[string]any
+	allOf      openapi3.SchemaRefs
+	hasDefault bool
+	def        any
+}
+
+const stashKey = "x-apiver-merge-stash"
+
+// stashFor is the stash of s, made on first use.
+func stashFor(s *openapi3.Schema) *stash {
+	if st, ok := s.Extensions[stashKey].(*stash); ok {
+		return st
+	}
+	st := &stash{extensions: s.Extensions}
+	ext := maps.Clone(s.Extensions)
+	if ext == nil {
+		ext = map[string]any{}
+	}
+	ext[stashKey] = st
+	s.Extensions = ext
+	return st
+}
+
+func (st *stash) takeDefault(s *openapi3.Schema) {
+	if s.Default != nil {
+		st.hasDefault, st.def, s.Default = true, s.Default, nil
+	}
+}
+
+func (st *stash) takeAllOf(s *openapi3.Schema) {
+	st.allOf, s.AllOf = s.AllOf, nil
+}
+
+// putBack gives s (the schema stashed or the one the merge made of it)
+// what was stashed.
+func (st *stash) putBack(s *openapi3.Schema) {
+	if st.allOf != nil {
+		s.AllOf = st.allOf
+	}
+	if st.hasDefault {
+		s.Default = st.def
+	}
+	s.Extensions = st.extensions
 }
 
 // dropsProperties tells an allOf whose merge would leave out properties
@@ -232,15 +289,6 @@ func dropsProperties(s *openapi3.Schema) bool {
 		}
 	}
 	return false
-}
-
-// unmergedAllOfKey is the extension that carries an allOf that cannot be
-// merged through the merge.
-const unmergedAllOfKey = "x-apiver-unmerged-all-of"
-
-type unmergedAllOf struct {
-	allOf      openapi3.SchemaRefs
-	extensions map[string]any
 }
 
 // copier copies the parts of a document that can lead to a schema, which
@@ -352,8 +400,9 @@ func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema
 	if len(merged.AllOf) == 0 {
 		// merged: what it merged is its inputs and their allOf members,
 		// the members' own allOf merged as well
-		merged.Nullable = !slices.ContainsFunc(from, func(s *openapi3.Schema) bool { return !nullable(s) })
+		merged.Nullable = admitsNull(from) == nullYes
 		from = expandAllOf(from)
+		keepAnnotations(merged, from)
 	}
 	if merged.Origin == nil {
 		merged.Origin = mergedOrigin(merged, from)
@@ -401,26 +450,67 @@ func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema
 	}
 }
 
-// nullable tells an OpenAPI 3.0 schema that admits null. oasdiff's merge
+// nullVerdict is what an OpenAPI 3.0 schema says of null.
+type nullVerdict int
+
+const (
+	nullSilent nullVerdict = iota // no type, no nullable: it leaves null to the others
+	nullNo
+	nullYes
+)
+
+// admitsNull is what schemas merged together say of null. oasdiff's merge
 // admits null only where every schema it merges says nullable, the one that
-// holds the allOf included, so that every allOf would read as not nullable:
-// a wrapper that only adds a description ({description, allOf: [$ref: X]})
-// admits what its members admit, and nullable: true on the schema that holds
-// the allOf makes the members nullable (the OpenAPI 3.0 way to write a
-// nullable $ref).
-func nullable(s *openapi3.Schema) bool {
-	if s.Nullable {
-		return true
-	}
-	if len(s.AllOf) == 0 || len(s.Type.Slice()) > 0 {
-		return false
-	}
-	for _, m := range s.AllOf {
-		if m == nil || m.Value == nil || !nullable(m.Value) {
-			return false
+// holds the allOf and a member that only adds a description included, so
+// that every allOf would read as not nullable. But a schema without a type
+// says nothing of null (a wrapper that adds a description to a $ref, a
+// member that documents a property), and nullable: true beside an allOf
+// makes its members nullable (the OpenAPI 3.0 way to write a nullable
+// $ref). Null is admitted where no schema that speaks refuses it and one
+// admits it.
+func admitsNull(schemas []*openapi3.Schema) nullVerdict {
+	verdict := nullSilent
+	for _, s := range schemas {
+		switch nullable(s) {
+		case nullNo:
+			return nullNo
+		case nullYes:
+			verdict = nullYes
 		}
 	}
-	return true
+	return verdict
+}
+
+func nullable(s *openapi3.Schema) nullVerdict {
+	switch {
+	case s.Nullable:
+		return nullYes
+	case len(s.Type.Slice()) > 0:
+		return nullNo
+	case len(s.AllOf) > 0:
+		var members []*openapi3.Schema
+		for _, m := range s.AllOf {
+			if m != nil && m.Value != nil {
+				members = append(members, m.Value)
+			}
+		}
+		return admitsNull(members)
+	}
+	return nullSilent
+}
+
+// keepAnnotations gives merged what oasdiff's merge keeps only from the
+// schema that holds the allOf: deprecated where any schema it merges is
+// (a $ref to a deprecated schema wrapped for a description is still
+// deprecated), and the first discriminator where it has none (a subtype
+// that extends its base by allOf keeps the base's mapping).
+func keepAnnotations(merged *openapi3.Schema, from []*openapi3.Schema) {
+	for _, s := range from {
+		merged.Deprecated = merged.Deprecated || s.Deprecated
+		if merged.Discriminator == nil {
+			merged.Discriminator = s.Discriminator
+		}
+	}
 }
 
 // expandAllOf is the schemas and, after each, its allOf members, theirs
@@ -509,6 +599,61 @@ func mergedOrigin(merged *openapi3.Schema, from []*openapi3.Schema) *openapi3.Or
 				out.Sequences[name] = seq
 			}
 		}
+		for name, values := range map[string][]any{"enum": merged.Enum, "required": anySlice(merged.Required)} {
+			if seq := alignedSequence(name, values, from); seq != nil {
+				own()
+				if out.Sequences == nil {
+					out.Sequences = map[string][]openapi3.Location{}
+				}
+				out.Sequences[name] = seq
+			}
+		}
+	}
+	return out
+}
+
+// alignedSequence is the locations of values, the merged list of a list
+// keyword, each where an input writes it: a merged list is the union
+// (required) or intersection (enum) of the inputs', so the locations of
+// one input's list do not line up with it. Nil where one input wrote the
+// whole list as merged.
+func alignedSequence(name string, values []any, from []*openapi3.Schema) []openapi3.Location {
+	if len(values) == 0 {
+		return nil
+	}
+	writers := 0
+	for _, s := range from {
+		if s.Origin != nil && len(s.Origin.Sequences[name]) > 0 {
+			writers++
+		}
+	}
+	if writers < 2 {
+		return nil
+	}
+	out := make([]openapi3.Location, len(values))
+	for i, v := range values {
+		for _, s := range from {
+			if s.Origin == nil {
+				continue
+			}
+			seq := s.Origin.Sequences[name]
+			written := s.Enum
+			if name == "required" {
+				written = anySlice(s.Required)
+			}
+			if j := slices.IndexFunc(written, func(w any) bool { return reflect.DeepEqual(w, v) }); j >= 0 && j < len(seq) {
+				out[i] = seq[j]
+				break
+			}
+		}
+	}
+	return out
+}
+
+func anySlice(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
 	}
 	return out
 }
@@ -532,7 +677,7 @@ var errFound = errors.New("found")
 // intersection that may equal one input's).
 var pickedKeywords = []string{"enum", "maxLength", "minLength", "maximum", "minimum",
 	"maxItems", "minItems", "maxProperties", "minProperties", "pattern", "multipleOf",
-	"format", "default"}
+	"format", "default", "type"}
 
 // inEffect is the input whose value of keyword name the merge kept, where
 // another input wrote it first; nil where the first is in effect or none
@@ -599,6 +744,10 @@ func keywordValue(s *openapi3.Schema, name string) any {
 		}
 	case "default":
 		v = s.Default
+	case "type":
+		if len(s.Type.Slice()) > 0 {
+			v = s.Type.Slice()
+		}
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
 		if rv.IsNil() {

@@ -59,7 +59,7 @@ func TestFlattenAllOf(t *testing.T) {
 	if size := item.Properties["size"].Value; size.Origin == nil || size.Origin.Key == nil || size.Origin.Key.Line != 27 {
 		t.Errorf("merged item's size located at %+v, want line 27", size.Origin)
 	}
-	if code := flat.Properties["code"].Value; len(code.AllOf) != 2 || code.Extensions[unmergedAllOfKey] != nil {
+	if code := flat.Properties["code"].Value; len(code.AllOf) != 2 || code.Extensions[stashKey] != nil {
 		t.Errorf("code, which cannot be merged, is not as written: %+v", code)
 	}
 }
