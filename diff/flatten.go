@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -45,7 +44,11 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 func flattenAllOf(docs ...*openapi3.T) *flattened {
 	c := &copier{memo: map[walked]reflect.Value{}}
 	f := &flattened{copies: c.memo}
-	if !slices.ContainsFunc(docs, hasAllOf) {
+	withAllOf := make([][]allOfAt, len(docs))
+	for i, doc := range docs {
+		withAllOf[i] = schemasWithAllOf(doc)
+	}
+	if !slices.ContainsFunc(withAllOf, func(w []allOfAt) bool { return len(w) > 0 }) {
 		// most pull requests' documents: nothing to merge, nothing to copy
 		f.docs = docs
 		return f
@@ -54,11 +57,12 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
 		f.docs = append(f.docs, &cp)
 	}
-	withAllOf := make([][]allOfAt, len(f.docs))
-	for i, doc := range f.docs {
-		withAllOf[i] = schemasWithAllOf(doc)
-		for _, at := range withAllOf[i] {
-			stashFor(at.schema).takeDefault(at.schema)
+	for _, schemas := range withAllOf {
+		for i, at := range schemas {
+			schemas[i].schema = c.memo[walked{reflect.TypeOf(at.schema), reflect.ValueOf(at.schema).Pointer()}].Interface().(*openapi3.Schema)
+			if schemas[i].schema.Default != nil {
+				stashFor(schemas[i].schema).takeDefault(schemas[i].schema)
+			}
 		}
 	}
 	asWritten := unmergeable(withAllOf)
@@ -189,15 +193,21 @@ func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool)
 			}
 		}
 	}()
+	stashed := false
 	for _, at := range withAllOf {
 		if asWritten[at.pointer] {
 			stashFor(at.schema).takeAllOf(at.schema)
 		}
+		_, ok := at.schema.Extensions[stashKey]
+		stashed = stashed || ok
 	}
 	// What is left merges (each was merged alone above); were the merge to
 	// fail, it fails before it writes anything back, and doc is diffed as
 	// written.
 	_, _ = allof.MergeSpec(doc)
+	if !stashed {
+		return
+	}
 	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
 		if s.Value != nil {
 			if st, ok := s.Value.Extensions[stashKey].(*stash); ok {
@@ -657,21 +667,6 @@ func anySlice(names []string) []any {
 	}
 	return out
 }
-
-// hasAllOf tells a document with an allOf anywhere.
-func hasAllOf(doc *openapi3.T) bool {
-	found := false
-	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-		if s.Value != nil && len(s.Value.AllOf) > 0 {
-			found = true
-			return errFound
-		}
-		return nil
-	})
-	return found
-}
-
-var errFound = errors.New("found")
 
 // pickedKeywords are the keywords whose merged value is one input's (or an
 // intersection that may equal one input's).
