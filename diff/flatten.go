@@ -40,45 +40,82 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 // snapshot still hand oasdiff the same schema twice. Every schema of the
 // copies keeps the location of what it was merged from (originRestorer):
 // the merge keeps no origins. An allOf that does not merge into what it
-// means (mergeable) is diffed as written, in every document.
+// means (mergeable) is diffed as written, in every document. Most
+// documents have none: each is merged whole, and only where one does are
+// the documents copied again and each allOf found by its place, to be
+// diffed as written in all of them.
 func flattenAllOf(docs ...*openapi3.T) *flattened {
-	c := &copier{memo: map[walked]reflect.Value{}}
-	f := &flattened{copies: c.memo}
-	withAllOf := make([][]allOfAt, len(docs))
-	for i, doc := range docs {
-		withAllOf[i] = schemasWithAllOf(doc)
+	f, withAllOf := copyDocs(docs)
+	if len(withAllOf) == 0 {
+		// nothing to merge: oasdiff reads the documents themselves
+		return &flattened{docs: docs}
 	}
-	if !slices.ContainsFunc(withAllOf, func(w []allOfAt) bool { return len(w) > 0 }) {
-		// most pull requests' documents: nothing to merge, nothing to copy
-		f.docs = docs
-		return f
-	}
-	for _, doc := range docs {
-		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
-		f.docs = append(f.docs, &cp)
-	}
-	for _, schemas := range withAllOf {
-		for i, at := range schemas {
-			schemas[i].schema = c.memo[walked{reflect.TypeOf(at.schema), reflect.ValueOf(at.schema).Pointer()}].Interface().(*openapi3.Schema)
-			if schemas[i].schema.Default != nil {
-				stashFor(schemas[i].schema).takeDefault(schemas[i].schema)
+	stashed := stashDefaults(withAllOf)
+	if slices.ContainsFunc(withAllOf, mergesBadly) || !mergeEach(f.docs, stashed) {
+		f, _ = copyDocs(docs)
+		byPlace := make([][]allOfAt, len(f.docs))
+		for i, doc := range f.docs {
+			byPlace[i] = schemasWithAllOf(doc)
+			for _, at := range byPlace[i] {
+				stashDefaults([]*openapi3.Schema{at.schema})
 			}
 		}
-	}
-	asWritten := unmergeable(withAllOf)
-	for i, doc := range f.docs {
-		mergeAllOf(doc, withAllOf[i], asWritten)
+		asWritten := unmergeable(byPlace)
+		for i, doc := range f.docs {
+			var hide []*openapi3.Schema
+			for _, at := range byPlace[i] {
+				if asWritten[at.pointer] {
+					hide = append(hide, at.schema)
+				}
+			}
+			_ = mergeAllOf(doc, hide, true)
+		}
 	}
 	r := originRestorer{done: map[*openapi3.Schema]bool{}}
 	for _, doc := range docs {
 		_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-			if cp, ok := c.memo[walked{reflect.TypeOf(s), reflect.ValueOf(s).Pointer()}]; ok {
+			if cp, ok := f.copies[walked{reflect.TypeOf(s), reflect.ValueOf(s).Pointer()}]; ok {
 				r.restoreRef(cp.Interface().(*openapi3.SchemaRef), []*openapi3.SchemaRef{s})
 			}
 			return openapi3.SkipSubtree
 		})
 	}
 	return f
+}
+
+// copyDocs copies docs, with the schemas of the copies that have an allOf.
+func copyDocs(docs []*openapi3.T) (*flattened, []*openapi3.Schema) {
+	c := &copier{memo: map[walked]reflect.Value{}}
+	f := &flattened{copies: c.memo}
+	for _, doc := range docs {
+		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
+		f.docs = append(f.docs, &cp)
+	}
+	return f, c.withAllOf
+}
+
+// stashDefaults stashes the defaults of schemas that hold an allOf; it
+// tells whether one had a default.
+func stashDefaults(schemas []*openapi3.Schema) bool {
+	stashed := false
+	for _, s := range schemas {
+		if s.Default != nil {
+			stashFor(s).takeDefault(s)
+			stashed = true
+		}
+	}
+	return stashed
+}
+
+// mergeEach merges every allOf of docs; false where the merge of one
+// failed (the documents may then be merged in part).
+func mergeEach(docs []*openapi3.T, stashed bool) bool {
+	for _, doc := range docs {
+		if mergeAllOf(doc, nil, stashed) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // allOfAt is a schema with an allOf, at the JSON pointer where the walk of
@@ -128,11 +165,15 @@ func unmergeable(withAllOf [][]allOfAt) map[string]bool {
 // without failing but lose what a change must be seen in, or read as
 // changed what is not (dropsProperties, crossesBranches, negatesTwice).
 func mergeable(s *openapi3.Schema) bool {
-	if dropsProperties(s) || crossesBranches(s) || negatesTwice(s) {
+	if mergesBadly(s) {
 		return false
 	}
 	_, err := allof.Merge(openapi3.SchemaRef{Value: s})
 	return err == nil
+}
+
+func mergesBadly(s *openapi3.Schema) bool {
+	return dropsProperties(s) || crossesBranches(s) || negatesTwice(s)
 }
 
 // crossesBranches tells an allOf with more than one oneOf or anyOf among it
@@ -166,17 +207,15 @@ func negatesTwice(s *openapi3.Schema) bool {
 	return nots > 1
 }
 
-// mergeAllOf merges the allOf of doc in place, but for those at the
-// pointers of asWritten, which keep their allOf as written, diffed member by
-// member as before. Such a schema's allOf is hidden from the merge in an
-// extension, which the merge copies into every copy it makes of the
-// schema, and put back after. Components the merge adds to name recursive
-// schemas are taken out again: the two snapshots' would read as components
-// added or removed.
-func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool) {
-	if len(withAllOf) == 0 {
-		return
-	}
+// mergeAllOf merges the allOf of doc in place, but for those of asWritten,
+// which keep their allOf as written, diffed member by member as before.
+// Such a schema's allOf is hidden from the merge in an extension, which the
+// merge copies into every copy it makes of the schema, and put back after
+// (with what else was stashed). Components the merge adds to name
+// recursive schemas are taken out again: the two snapshots' would read as
+// components added or removed. The merge fails before it writes anything
+// back.
+func mergeAllOf(doc *openapi3.T, asWritten []*openapi3.Schema, stashed bool) error {
 	var names []string
 	if doc.Components != nil {
 		for name := range doc.Components.Schemas {
@@ -193,20 +232,13 @@ func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool)
 			}
 		}
 	}()
-	stashed := false
-	for _, at := range withAllOf {
-		if asWritten[at.pointer] {
-			stashFor(at.schema).takeAllOf(at.schema)
-		}
-		_, ok := at.schema.Extensions[stashKey]
-		stashed = stashed || ok
+	for _, s := range asWritten {
+		stashFor(s).takeAllOf(s)
+		stashed = true
 	}
-	// What is left merges (each was merged alone above); were the merge to
-	// fail, it fails before it writes anything back, and doc is diffed as
-	// written.
-	_, _ = allof.MergeSpec(doc)
+	_, err := allof.MergeSpec(doc)
 	if !stashed {
-		return
+		return err
 	}
 	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
 		if s.Value != nil {
@@ -216,6 +248,7 @@ func mergeAllOf(doc *openapi3.T, withAllOf []allOfAt, asWritten map[string]bool)
 		}
 		return nil
 	})
+	return err
 }
 
 // stash is what the merge must not see of a schema with an allOf, kept
@@ -306,6 +339,8 @@ func dropsProperties(s *openapi3.Schema) bool {
 // shared with the original.
 type copier struct {
 	memo map[walked]reflect.Value
+	// withAllOf are the schemas copied that have an allOf.
+	withAllOf []*openapi3.Schema
 }
 
 func (c *copier) copy(v reflect.Value) reflect.Value {
@@ -340,6 +375,9 @@ func (c *copier) copy(v reflect.Value) reflect.Value {
 			return out
 		}
 		out.Elem().Set(c.copy(v.Elem()))
+		if s, ok := out.Interface().(*openapi3.Schema); ok && len(s.AllOf) > 0 {
+			c.withAllOf = append(c.withAllOf, s)
+		}
 		return out
 	case reflect.Struct:
 		out := reflect.New(t).Elem()
