@@ -625,8 +625,9 @@ func mergedOrigin(merged *openapi3.Schema, from []*openapi3.Schema) *openapi3.Or
 		}
 	}
 	if out != nil {
-		for _, name := range pickedKeywords {
-			w := inEffect(merged, from, name)
+		for _, keyword := range pickedKeywords {
+			name := keyword.name
+			w := inEffect(merged, from, name, keyword.value)
 			if w == nil || w.Origin == nil {
 				continue
 			}
@@ -707,16 +708,54 @@ func anySlice(names []string) []any {
 }
 
 // pickedKeywords are the keywords whose merged value is one input's (or an
-// intersection that may equal one input's).
-var pickedKeywords = []string{"enum", "maxLength", "minLength", "maximum", "minimum",
-	"maxItems", "minItems", "maxProperties", "minProperties", "pattern", "multipleOf",
-	"format", "default", "type"}
+// intersection that may equal one input's), each with its value in a
+// schema, nil where unset.
+var pickedKeywords = []struct {
+	name  string
+	value func(*openapi3.Schema) any
+}{
+	{"enum", func(s *openapi3.Schema) any { return nonEmpty(s.Enum) }},
+	{"maxLength", func(s *openapi3.Schema) any { return deref(s.MaxLength) }},
+	{"minLength", func(s *openapi3.Schema) any { return s.MinLength }},
+	{"maximum", func(s *openapi3.Schema) any { return deref(s.Max) }},
+	{"minimum", func(s *openapi3.Schema) any { return deref(s.Min) }},
+	{"maxItems", func(s *openapi3.Schema) any { return deref(s.MaxItems) }},
+	{"minItems", func(s *openapi3.Schema) any { return s.MinItems }},
+	{"maxProperties", func(s *openapi3.Schema) any { return deref(s.MaxProps) }},
+	{"minProperties", func(s *openapi3.Schema) any { return s.MinProps }},
+	{"pattern", func(s *openapi3.Schema) any { return nonBlank(s.Pattern) }},
+	{"multipleOf", func(s *openapi3.Schema) any { return deref(s.MultipleOf) }},
+	{"format", func(s *openapi3.Schema) any { return nonBlank(s.Format) }},
+	{"default", func(s *openapi3.Schema) any { return s.Default }},
+	{"type", func(s *openapi3.Schema) any { return nonEmpty(s.Type.Slice()) }},
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func nonEmpty[S ~[]E, E any](v S) any {
+	if len(v) == 0 {
+		return nil
+	}
+	return v
+}
+
+func nonBlank(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}
 
 // inEffect is the input whose value of keyword name the merge kept, where
 // another input wrote it first; nil where the first is in effect or none
 // matches.
-func inEffect(merged *openapi3.Schema, from []*openapi3.Schema, name string) *openapi3.Schema {
-	kept := keywordValue(merged, name)
+func inEffect(merged *openapi3.Schema, from []*openapi3.Schema, name string, value func(*openapi3.Schema) any) *openapi3.Schema {
+	kept := value(merged)
 	if kept == nil {
 		return nil
 	}
@@ -730,7 +769,7 @@ func inEffect(merged *openapi3.Schema, from []*openapi3.Schema, name string) *op
 		if !hasField && !hasSeq {
 			continue
 		}
-		if reflect.DeepEqual(keywordValue(s, name), kept) {
+		if reflect.DeepEqual(value(s), kept) {
 			if first {
 				return nil
 			}
@@ -739,54 +778,4 @@ func inEffect(merged *openapi3.Schema, from []*openapi3.Schema, name string) *op
 		first = false
 	}
 	return nil
-}
-
-// keywordValue is the value of one of pickedKeywords in s, nil where unset.
-func keywordValue(s *openapi3.Schema, name string) any {
-	var v any
-	switch name {
-	case "enum":
-		if len(s.Enum) > 0 {
-			v = s.Enum
-		}
-	case "maxLength":
-		v = s.MaxLength
-	case "minLength":
-		v = s.MinLength
-	case "maximum":
-		v = s.Max
-	case "minimum":
-		v = s.Min
-	case "maxItems":
-		v = s.MaxItems
-	case "minItems":
-		v = s.MinItems
-	case "maxProperties":
-		v = s.MaxProps
-	case "minProperties":
-		v = s.MinProps
-	case "pattern":
-		if s.Pattern != "" {
-			v = s.Pattern
-		}
-	case "multipleOf":
-		v = s.MultipleOf
-	case "format":
-		if s.Format != "" {
-			v = s.Format
-		}
-	case "default":
-		v = s.Default
-	case "type":
-		if len(s.Type.Slice()) > 0 {
-			v = s.Type.Slice()
-		}
-	}
-	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer {
-		if rv.IsNil() {
-			return nil
-		}
-		return rv.Elem().Interface()
-	}
-	return v
 }
