@@ -217,6 +217,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		inLowered := func(c checker.Change) bool { i, ok := pairIndex(c); return ok && lowered[i] }
 		found = append(slices.DeleteFunc(found, inLowered), slices.DeleteFunc(all, func(c checker.Change) bool { return !inLowered(c) })...)
 	}
+	preferPlainPaths(found)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
 	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}

@@ -433,6 +433,11 @@ func (r originRestorer) restoreRef(merged *openapi3.SchemaRef, from []*openapi3.
 		if merged.Origin == nil && f.Origin != nil {
 			merged.Origin = f.Origin
 		}
+		if merged.Ref == "" && len(from) == 1 {
+			// oasdiff names a oneOf branch, and a schema several
+			// properties share, by its $ref, which the merge drops
+			merged.Ref = f.Ref
+		}
 		if f.Value != nil {
 			values = append(values, f.Value)
 		}
@@ -449,8 +454,8 @@ func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema
 		// merged: what it merged is its inputs and their allOf members,
 		// the members' own allOf merged as well
 		merged.Nullable = admitsNull(from) == nullYes
-		from = expandAllOf(from)
 		keepAnnotations(merged, from)
+		from = expandAllOf(from)
 	}
 	if merged.Origin == nil {
 		merged.Origin = mergedOrigin(merged, from)
@@ -547,17 +552,27 @@ func nullable(s *openapi3.Schema) nullVerdict {
 	return nullSilent
 }
 
-// keepAnnotations gives merged what oasdiff's merge keeps only from the
-// schema that holds the allOf: deprecated where any schema it merges is
-// (a $ref to a deprecated schema wrapped for a description is still
-// deprecated), and the first discriminator where it has none (a subtype
-// that extends its base by allOf keeps the base's mapping).
+// keepAnnotations gives merged what oasdiff's merge takes from its members
+// where it should not, or keeps only from the schema that holds the allOf
+// where it should take it from the members too:
+//   - the title of what it merged, where that is one schema: a branch is
+//     named by its own title, not by its base's (the merge takes the first
+//     member's title where the schema has none);
+//   - deprecated where any schema it merges is (a $ref to a deprecated
+//     schema wrapped for a description is still deprecated);
+//   - the discriminator of the one member of a wrapper ({description,
+//     allOf: [$ref: Pet]}), which is that schema's. A subtype that extends
+//     its base by allOf does not take the base's: its changes are the
+//     base's, reported there.
 func keepAnnotations(merged *openapi3.Schema, from []*openapi3.Schema) {
-	for _, s := range from {
-		merged.Deprecated = merged.Deprecated || s.Deprecated
-		if merged.Discriminator == nil {
-			merged.Discriminator = s.Discriminator
+	if len(from) == 1 {
+		merged.Title = from[0].Title
+		if w := from[0]; merged.Discriminator == nil && len(w.AllOf) == 1 && len(w.Properties) == 0 && w.AllOf[0] != nil && w.AllOf[0].Value != nil {
+			merged.Discriminator = w.AllOf[0].Value.Discriminator
 		}
+	}
+	for _, s := range expandAllOf(from) {
+		merged.Deprecated = merged.Deprecated || s.Deprecated
 	}
 }
 

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -8,7 +10,9 @@ import (
 )
 
 // canonicalSharedNames names each shared schema after the component that
-// defines it. oasdiff names a schema after whichever components.schemas
+// defines it. With allOf merged, a property of a base schema is also one of
+// each subtype that extends it, and oasdiff may name the subtype: the base,
+// whose lines hold the change, is named. oasdiff names a schema after whichever components.schemas
 // entry its map iteration saw last among those resolving to it, so a
 // component that is only a $ref to another (Alias: {$ref: Shared}) made the
 // name vary from run to run, and with which components a plan leaves in
@@ -28,12 +32,125 @@ func canonicalSharedNames(found checker.Changes, base, revision *openapi3.T) {
 		if name == shared.Name {
 			name = definingComponent(base, shared.Name)
 		}
+		if at, ok := componentAt(change, base, revision); ok && at != name && (extends(revision, name, at) || extends(base, name, at)) {
+			name = at
+		}
 		if name != shared.Name {
 			renamed := *shared
 			renamed.Name = name
 			found[i] = change.WithSharedSchema(&renamed)
 		}
 	}
+}
+
+// componentAt is the innermost component schema of the document the
+// change is located in whose lines hold its location.
+func componentAt(change checker.ApiChange, base, revision *openapi3.T) (string, bool) {
+	for _, side := range []struct {
+		source *checker.Source
+		doc    *openapi3.T
+	}{{change.GetRevisionSource(), revision}, {change.GetBaseSource(), base}} {
+		if side.source == nil || side.source.Line == 0 || side.doc == nil || side.doc.Components == nil {
+			continue
+		}
+		name, span := "", 0
+		for _, candidate := range slices.Sorted(maps.Keys(side.doc.Components.Schemas)) {
+			ref := side.doc.Components.Schemas[candidate]
+			if ref == nil || ref.Ref != "" || ref.Value == nil || ref.Value.Origin == nil || ref.Value.Origin.Key == nil {
+				continue
+			}
+			key := ref.Value.Origin.Key
+			if key.File != side.source.File || side.source.Line < key.Line || side.source.Line > key.EndLine {
+				continue
+			}
+			if name == "" || key.EndLine-key.Line < span {
+				name, span = candidate, key.EndLine-key.Line
+			}
+		}
+		if name != "" {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// extends tells whether component from is an allOf of to, or of one that
+// is, by $ref.
+func extends(doc *openapi3.T, from, to string) bool {
+	if doc == nil || doc.Components == nil {
+		return false
+	}
+	seen := map[string]bool{}
+	var walk func(name string) bool
+	walk = func(name string) bool {
+		if seen[name] {
+			return false
+		}
+		seen[name] = true
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value == nil {
+			return false
+		}
+		for _, member := range ref.Value.AllOf {
+			if member == nil {
+				continue
+			}
+			target, ok := strings.CutPrefix(member.Ref, "#/components/schemas/")
+			if ok && (target == to || walk(target)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(from)
+}
+
+// preferPlainPaths reports a change in a schema several properties reach
+// at the one of them through the fewest oneOf and anyOf branches, listing
+// the others after it. With allOf merged, a property of a base schema is
+// also a property of each subtype that extends it; oasdiff reports it at
+// the first it meets, often a subtype's, which would read as the subtype's
+// own.
+func preferPlainPaths(found checker.Changes) {
+	for i, c := range found {
+		change, ok := c.(checker.ApiChange)
+		if !ok {
+			continue
+		}
+		shared := change.GetSharedSchema()
+		if shared == nil || len(shared.Properties) < 2 {
+			continue
+		}
+		best := 0
+		for j, p := range shared.Properties {
+			if branchSteps(p) < branchSteps(shared.Properties[best]) {
+				best = j
+			}
+		}
+		if best == 0 {
+			continue
+		}
+		primary, preferred := shared.Properties[0], shared.Properties[best]
+		args := slices.Clone(change.Args)
+		replaced := false
+		for k, arg := range args {
+			if text, ok := arg.(string); ok && text == primary {
+				args[k], replaced = preferred, true
+			}
+		}
+		if !replaced {
+			continue
+		}
+		reordered := *shared
+		reordered.Properties = append([]string{preferred}, slices.Delete(slices.Clone(shared.Properties), best, best+1)...)
+
+		change.Args = args
+		found[i] = change.WithSharedSchema(&reordered)
+	}
+}
+
+func branchSteps(path string) int {
+	return strings.Count(path, "oneOf[") + strings.Count(path, "anyOf[")
 }
 
 // definingComponent follows name's $ref chain among doc's component
