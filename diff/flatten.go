@@ -51,7 +51,7 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 		return &flattened{docs: docs}
 	}
 	stashed := stashDefaults(withAllOf)
-	if slices.ContainsFunc(withAllOf, mergesBadly) || !mergeEach(f.docs, stashed) {
+	if slices.ContainsFunc(withAllOf, mergesBadly) || !mergeEach(f.docs) {
 		f, _ = copyDocs(docs)
 		byPlace := make([][]allOfAt, len(f.docs))
 		for i, doc := range f.docs {
@@ -61,15 +61,25 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 			}
 		}
 		asWritten := unmergeable(byPlace)
-		for i, doc := range f.docs {
-			var hide []*openapi3.Schema
+		// Every document's are hidden before any is merged: the documents
+		// share schemas, and a merge replaces one where it is reached.
+		for i := range f.docs {
 			for _, at := range byPlace[i] {
 				if asWritten[at.pointer] {
-					hide = append(hide, at.schema)
+					stashFor(at.schema).takeAllOf(at.schema)
 				}
 			}
-			_ = mergeAllOf(doc, hide, true)
 		}
+		for _, doc := range f.docs {
+			// What is left merges (each was merged alone); were a merge to
+			// fail, it fails before it writes anything back, and that
+			// document is diffed as written.
+			_ = mergeDoc(doc)
+		}
+		stashed = true
+	}
+	if stashed {
+		putBack(f.docs)
 	}
 	r := originRestorer{done: map[*openapi3.Schema]bool{}}
 	for _, doc := range docs {
@@ -109,9 +119,9 @@ func stashDefaults(schemas []*openapi3.Schema) bool {
 
 // mergeEach merges every allOf of docs; false where the merge of one
 // failed (the documents may then be merged in part).
-func mergeEach(docs []*openapi3.T, stashed bool) bool {
+func mergeEach(docs []*openapi3.T) bool {
 	for _, doc := range docs {
-		if mergeAllOf(doc, nil, stashed) != nil {
+		if mergeDoc(doc) != nil {
 			return false
 		}
 	}
@@ -207,15 +217,12 @@ func negatesTwice(s *openapi3.Schema) bool {
 	return nots > 1
 }
 
-// mergeAllOf merges the allOf of doc in place, but for those of asWritten,
-// which keep their allOf as written, diffed member by member as before.
-// Such a schema's allOf is hidden from the merge in an extension, which the
-// merge copies into every copy it makes of the schema, and put back after
-// (with what else was stashed). Components the merge adds to name
-// recursive schemas are taken out again: the two snapshots' would read as
-// components added or removed. The merge fails before it writes anything
-// back.
-func mergeAllOf(doc *openapi3.T, asWritten []*openapi3.Schema, stashed bool) error {
+// mergeDoc merges the allOf of doc in place, but for those hidden in a
+// stash, which keep their allOf as written, diffed member by member as
+// before. Components the merge adds to name recursive schemas are taken out
+// again: the two snapshots' would read as components added or removed. The
+// merge fails before it writes anything back.
+func mergeDoc(doc *openapi3.T) error {
 	var names []string
 	if doc.Components != nil {
 		for name := range doc.Components.Schemas {
@@ -232,28 +239,28 @@ func mergeAllOf(doc *openapi3.T, asWritten []*openapi3.Schema, stashed bool) err
 			}
 		}
 	}()
-	for _, s := range asWritten {
-		stashFor(s).takeAllOf(s)
-		stashed = true
-	}
 	_, err := allof.MergeSpec(doc)
-	if !stashed {
-		return err
-	}
-	_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-		if s.Value != nil {
-			if st, ok := s.Value.Extensions[stashKey].(*stash); ok {
-				st.putBack(s.Value)
-			}
-		}
-		return nil
-	})
 	return err
+}
+
+// putBack gives every schema of docs what was stashed of it, once all are
+// merged.
+func putBack(docs []*openapi3.T) {
+	for _, doc := range docs {
+		_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
+			if s.Value != nil {
+				if st, ok := s.Value.Extensions[stashKey].(*stash); ok {
+					st.putBack(s.Value)
+				}
+			}
+			return nil
+		})
+	}
 }
 
 // stash is what the merge must not see of a schema with an allOf, kept
 // through the merge in an extension, which the merge copies into the
-// schema it makes of the one that holds the allOf:
+// schema it makes of the one that holds the allOf, and put back after:
 //   - the allOf of a schema diffed as written;
 //   - the default of the schema that holds the allOf, which overrides its
 //     members' (the OpenAPI 3.0 way to give a $ref another default), where
@@ -288,8 +295,12 @@ func (st *stash) takeDefault(s *openapi3.Schema) {
 	}
 }
 
+// takeAllOf stashes the allOf of s; a schema the documents share is met
+// more than once.
 func (st *stash) takeAllOf(s *openapi3.Schema) {
-	st.allOf, s.AllOf = s.AllOf, nil
+	if s.AllOf != nil {
+		st.allOf, s.AllOf = s.AllOf, nil
+	}
 }
 
 // putBack gives s (the schema stashed or the one the merge made of it)
@@ -567,13 +578,30 @@ func nullable(s *openapi3.Schema) nullVerdict {
 func keepAnnotations(merged *openapi3.Schema, from []*openapi3.Schema) {
 	if len(from) == 1 {
 		merged.Title = from[0].Title
-		if w := from[0]; merged.Discriminator == nil && len(w.AllOf) == 1 && len(w.Properties) == 0 && w.AllOf[0] != nil && w.AllOf[0].Value != nil {
+		if w := from[0]; merged.Discriminator == nil && wraps(w) {
 			merged.Discriminator = w.AllOf[0].Value.Discriminator
 		}
 	}
 	for _, s := range expandAllOf(from) {
 		merged.Deprecated = merged.Deprecated || s.Deprecated
 	}
+}
+
+// wraps tells a schema that only wraps one other (to give it a
+// description): an allOf of one member, no properties of its own, and not
+// a branch of that member's oneOf or anyOf (a subtype that adds nothing to
+// its base).
+func wraps(s *openapi3.Schema) bool {
+	if len(s.AllOf) != 1 || len(s.Properties) > 0 || s.AllOf[0] == nil || s.AllOf[0].Value == nil {
+		return false
+	}
+	member := s.AllOf[0].Value
+	for _, branch := range slices.Concat(member.OneOf, member.AnyOf) {
+		if branch != nil && branch.Value == s {
+			return false
+		}
+	}
+	return true
 }
 
 // expandAllOf is the schemas and, after each, its allOf members, theirs

@@ -63,3 +63,27 @@ func TestInheritedPropertyToldAtTheBase(t *testing.T) {
 		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(messages, "\n"), want)
 	}
 }
+
+// A subtype that adds nothing to its base ({type: object, allOf: [$ref:
+// Pet]}) is not a wrapper of it: it does not take the base's discriminator,
+// so a mapping added to the base is one change, told at the base.
+func TestSubtypeDoesNotTakeItsBasesDiscriminator(t *testing.T) {
+	base := strings.Replace(inheritanceBase, `      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - type: object
+          properties:
+            meow: {type: string}`, `      allOf:
+        - $ref: '#/components/schemas/Pet'`, 1)
+	revision := strings.Replace(base, "mapping: {CAT: '#/components/schemas/Cat', DOG: '#/components/schemas/Dog'}",
+		"mapping: {CAT: '#/components/schemas/Cat', DOG: '#/components/schemas/Dog', KITTEN: '#/components/schemas/Cat'}", 1)
+	res := compare(t, base, revision, false)
+	var ids []string
+	for _, p := range res.Pairs {
+		for _, c := range p.Changes {
+			ids = append(ids, c.ID+": "+c.Message)
+		}
+	}
+	if len(ids) != 1 || !strings.HasPrefix(ids[0], "request-body-discriminator-mapping-added:") {
+		t.Errorf("changes:\n%s\nwant one request-body-discriminator-mapping-added", strings.Join(ids, "\n"))
+	}
+}
