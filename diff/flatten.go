@@ -38,7 +38,7 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 // flattenAllOf copies docs and merges the allOf of the copies. The copies
 // share what the originals share (one copier), so two views of one
 // snapshot still hand oasdiff the same schema twice. Every schema of the
-// copies keeps the location of what it was merged from (originRestorer):
+// copies keeps the location of what it was merged from (mergeRestorer):
 // the merge keeps no origins. An allOf that does not merge into what it
 // means (mergeable) is diffed as written, in every document. Most
 // documents have none: each is merged whole, and only where one does are
@@ -81,7 +81,7 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 	if stashed {
 		putBack(f.docs)
 	}
-	r := originRestorer{done: map[*openapi3.Schema]bool{}}
+	r := mergeRestorer{done: map[*openapi3.Schema]bool{}}
 	for _, doc := range docs {
 		_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
 			if cp, ok := f.copies[walked{reflect.TypeOf(s), reflect.ValueOf(s).Pointer()}]; ok {
@@ -223,22 +223,15 @@ func negatesTwice(s *openapi3.Schema) bool {
 // again: the two snapshots' would read as components added or removed. The
 // merge fails before it writes anything back.
 func mergeDoc(doc *openapi3.T) error {
-	var names []string
 	if doc.Components != nil {
-		for name := range doc.Components.Schemas {
-			names = append(names, name)
-		}
+		before := maps.Clone(doc.Components.Schemas)
+		defer func() {
+			maps.DeleteFunc(doc.Components.Schemas, func(name string, _ *openapi3.SchemaRef) bool {
+				_, ok := before[name]
+				return !ok
+			})
+		}()
 	}
-	defer func() {
-		if doc.Components == nil {
-			return
-		}
-		for name := range doc.Components.Schemas {
-			if !slices.Contains(names, name) {
-				delete(doc.Components.Schemas, name)
-			}
-		}
-	}()
 	_, err := allof.MergeSpec(doc)
 	return err
 }
@@ -419,20 +412,21 @@ func (c *copier) copy(v reflect.Value) reflect.Value {
 	return v
 }
 
-// originRestorer gives the merged schemas the locations of what they were
-// merged from: oasdiff's merge keeps none, and oasdiff locates a change by
-// its schema's origin (or, for a branch, its $ref's). A merged schema takes
-// the location of the first schema it merges (the one that held the allOf,
-// else the first member), and each keyword the location of the first that
-// wrote it, so an enum written beside a $ref is located where it is
-// written.
-type originRestorer struct {
+// mergeRestorer gives the merged schemas what oasdiff's merge loses or
+// takes wrongly from their members: their locations (oasdiff locates a
+// change by its schema's origin, or for a branch its $ref's), their $ref
+// names and titles, nullable and the annotations (keepAnnotations). A
+// merged schema takes the location of the first schema it merges (the one
+// that held the allOf, else the first member), and each keyword the
+// location of the input whose value is in effect, so an enum written beside
+// a $ref is located where it is written.
+type mergeRestorer struct {
 	done map[*openapi3.Schema]bool
 }
 
 // restoreRef restores the origins of merged, a reference the merge made
 // of the references from.
-func (r originRestorer) restoreRef(merged *openapi3.SchemaRef, from []*openapi3.SchemaRef) {
+func (r mergeRestorer) restoreRef(merged *openapi3.SchemaRef, from []*openapi3.SchemaRef) {
 	if merged == nil {
 		return
 	}
@@ -456,7 +450,7 @@ func (r originRestorer) restoreRef(merged *openapi3.SchemaRef, from []*openapi3.
 	r.restore(merged.Value, values)
 }
 
-func (r originRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema) {
+func (r mergeRestorer) restore(merged *openapi3.Schema, from []*openapi3.Schema) {
 	if merged == nil || r.done[merged] || len(from) == 0 {
 		return
 	}

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -10,14 +9,14 @@ import (
 )
 
 // canonicalSharedNames names each shared schema after the component that
-// defines it. With allOf merged, a property of a base schema is also one of
-// each subtype that extends it, and oasdiff may name the subtype: the base,
-// whose lines hold the change, is named. oasdiff names a schema after whichever components.schemas
+// defines it. oasdiff names a schema after whichever components.schemas
 // entry its map iteration saw last among those resolving to it, so a
 // component that is only a $ref to another (Alias: {$ref: Shared}) made the
 // name vary from run to run, and with which components a plan leaves in
 // the diff. The definition at the end of the $ref chain is one name for
-// all of them.
+// all of them. With allOf merged, a property of a base schema is also one
+// of each subtype that extends it, and oasdiff may name the subtype: the
+// base, whose lines hold the change, is named.
 func canonicalSharedNames(found checker.Changes, base, revision *openapi3.T) {
 	for i, c := range found {
 		change, ok := c.(checker.ApiChange)
@@ -32,8 +31,10 @@ func canonicalSharedNames(found checker.Changes, base, revision *openapi3.T) {
 		if name == shared.Name {
 			name = definingComponent(base, shared.Name)
 		}
-		if at, ok := componentAt(change, base, revision); ok && at != name && (extends(revision, name, at) || extends(base, name, at)) {
-			name = at
+		if hasAllOf(revision, name) || hasAllOf(base, name) {
+			if at, ok := componentAt(change, base, revision); ok && at != name && (extends(revision, name, at) || extends(base, name, at)) {
+				name = at
+			}
 		}
 		if name != shared.Name {
 			renamed := *shared
@@ -54,8 +55,7 @@ func componentAt(change checker.ApiChange, base, revision *openapi3.T) (string, 
 			continue
 		}
 		name, span := "", 0
-		for _, candidate := range slices.Sorted(maps.Keys(side.doc.Components.Schemas)) {
-			ref := side.doc.Components.Schemas[candidate]
+		for candidate, ref := range side.doc.Components.Schemas {
 			if ref == nil || ref.Ref != "" || ref.Value == nil || ref.Value.Origin == nil || ref.Value.Origin.Key == nil {
 				continue
 			}
@@ -63,8 +63,8 @@ func componentAt(change checker.ApiChange, base, revision *openapi3.T) (string, 
 			if key.File != side.source.File || side.source.Line < key.Line || side.source.Line > key.EndLine {
 				continue
 			}
-			if name == "" || key.EndLine-key.Line < span {
-				name, span = candidate, key.EndLine-key.Line
+			if length := key.EndLine - key.Line; name == "" || length < span || length == span && candidate < name {
+				name, span = candidate, length
 			}
 		}
 		if name != "" {
@@ -72,6 +72,15 @@ func componentAt(change checker.ApiChange, base, revision *openapi3.T) (string, 
 		}
 	}
 	return "", false
+}
+
+// hasAllOf tells a component schema of doc with an allOf.
+func hasAllOf(doc *openapi3.T, name string) bool {
+	if doc == nil || doc.Components == nil {
+		return false
+	}
+	ref := doc.Components.Schemas[name]
+	return ref != nil && ref.Value != nil && len(ref.Value.AllOf) > 0
 }
 
 // extends tells whether component from is an allOf of to, or of one that
@@ -143,7 +152,6 @@ func preferPlainPaths(found checker.Changes) {
 		}
 		reordered := *shared
 		reordered.Properties = append([]string{preferred}, slices.Delete(slices.Clone(shared.Properties), best, best+1)...)
-
 		change.Args = args
 		found[i] = change.WithSharedSchema(&reordered)
 	}
