@@ -707,9 +707,19 @@ func alignedSequence(name string, values []any, from []*openapi3.Schema) []opena
 	if len(values) == 0 {
 		return nil
 	}
+	written := func(s *openapi3.Schema) []any {
+		if name == "required" {
+			return anySlice(s.Required)
+		}
+		return s.Enum
+	}
 	writers := 0
 	for _, s := range from {
 		if s.Origin != nil && len(s.Origin.Sequences[name]) > 0 {
+			if reflect.DeepEqual(written(s), values) {
+				// located as a whole (the first input's, or inEffect's)
+				return nil
+			}
 			writers++
 		}
 	}
@@ -723,11 +733,7 @@ func alignedSequence(name string, values []any, from []*openapi3.Schema) []opena
 				continue
 			}
 			seq := s.Origin.Sequences[name]
-			written := s.Enum
-			if name == "required" {
-				written = anySlice(s.Required)
-			}
-			if j := slices.IndexFunc(written, func(w any) bool { return reflect.DeepEqual(w, v) }); j >= 0 && j < len(seq) {
+			if j := slices.IndexFunc(written(s), func(w any) bool { return reflect.DeepEqual(w, v) }); j >= 0 && j < len(seq) {
 				out[i] = seq[j]
 				break
 			}
