@@ -191,7 +191,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 
 	// oasdiff diffs the documents with their allOf merged (flattenAllOf),
 	// and locates its changes in the copies it diffed.
-	flat := flattenAllOf(baseDoc, revDoc)
+	flat := flattenAllOf(baseSource.Doc != revisionSource.Doc, baseDoc, revDoc)
 	flatSources := oasdiff.OperationsSourcesMap{}
 	for op, file := range sources {
 		flatSources[flat.operation(op)] = file

@@ -1,9 +1,11 @@
 package diff
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/flatten/allof"
@@ -23,14 +25,18 @@ import (
 // the loaded documents, which the rest of apiver reads, keep their allOf.
 type flattened struct {
 	docs []*openapi3.T
-	// copies maps a value of the originals to its copy.
-	copies map[walked]reflect.Value
+	// copies map values of the originals to their copies, a map per
+	// copier.
+	copies []map[walked]reflect.Value
 }
 
 // operation is the copy of an operation of the originals.
 func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
-	if v, ok := f.copies[walked{reflect.TypeOf(op), reflect.ValueOf(op).Pointer()}]; ok {
-		return v.Interface().(*openapi3.Operation)
+	key := walked{reflect.TypeOf(op), reflect.ValueOf(op).Pointer()}
+	for _, copies := range f.copies {
+		if v, ok := copies[key]; ok {
+			return v.Interface().(*openapi3.Operation)
+		}
 	}
 	return op
 }
@@ -44,7 +50,17 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 // documents have none: each is merged whole, and only where one does are
 // the documents copied again and each allOf found by its place, to be
 // diffed as written in all of them.
-func flattenAllOf(docs ...*openapi3.T) *flattened {
+//
+// Documents that share nothing (apart: two snapshots' loads) are copied,
+// merged and restored each on its own goroutine, the merge being most of a
+// release's diff that runs on one core; where they turn out to share a
+// part, or one needs the slow way, they are flattened together.
+func flattenAllOf(apart bool, docs ...*openapi3.T) *flattened {
+	if apart && len(docs) > 1 {
+		if f, ok := flattenEach(docs); ok {
+			return f
+		}
+	}
 	f, withAllOf := copyDocs(docs)
 	if len(withAllOf) == 0 {
 		// nothing to merge: oasdiff reads the documents themselves
@@ -81,22 +97,92 @@ func flattenAllOf(docs ...*openapi3.T) *flattened {
 	if stashed {
 		putBack(f.docs)
 	}
-	r := mergeRestorer{done: map[*openapi3.Schema]bool{}}
-	for _, doc := range docs {
-		_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-			if cp, ok := f.copies[walked{reflect.TypeOf(s), reflect.ValueOf(s).Pointer()}]; ok {
-				r.restoreRef(cp.Interface().(*openapi3.SchemaRef), []*openapi3.SchemaRef{s})
+	f.restore(docs)
+	return f
+}
+
+// flattenEach is flattenAllOf's fast way for documents each on its own
+// goroutine: false where the copies share a part, or where the documents
+// need the slow way (flattenAllOf does it for all of them then).
+func flattenEach(docs []*openapi3.T) (*flattened, bool) {
+	parts := make([]*flattened, len(docs))
+	withAllOf := make([][]*openapi3.Schema, len(docs))
+	var wg sync.WaitGroup
+	for i, doc := range docs {
+		wg.Go(func() { parts[i], withAllOf[i] = copyDocs([]*openapi3.T{doc}) })
+	}
+	wg.Wait()
+	if shareParts(parts) {
+		return nil, false
+	}
+	all := slices.Concat(withAllOf...)
+	if len(all) == 0 {
+		return &flattened{docs: docs}, true
+	}
+	if slices.ContainsFunc(all, mergesBadly) {
+		return nil, false
+	}
+	merged := make([]bool, len(docs))
+	for i, part := range parts {
+		wg.Go(func() {
+			stashed := stashDefaults(withAllOf[i])
+			if mergeDoc(part.docs[0]) != nil {
+				return
 			}
-			return openapi3.SkipSubtree
+			if stashed {
+				putBack(part.docs)
+			}
+			part.restore(docs[i : i+1])
+			merged[i] = true
 		})
 	}
-	return f
+	wg.Wait()
+	if slices.Contains(merged, false) {
+		return nil, false
+	}
+	f := &flattened{}
+	for _, part := range parts {
+		f.docs = append(f.docs, part.docs...)
+		f.copies = append(f.copies, part.copies...)
+	}
+	return f, true
+}
+
+// shareParts reports whether two copies copied one value of the
+// originals: the originals share it.
+func shareParts(parts []*flattened) bool {
+	for i, a := range parts {
+		for _, b := range parts[i+1:] {
+			for key := range a.copies[0] {
+				if _, ok := b.copies[0][key]; ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// restore gives the merged copies of the schemas of docs the origins,
+// names and annotations the merge lost (mergeRestorer).
+func (f *flattened) restore(docs []*openapi3.T) {
+	r := mergeRestorer{done: map[*openapi3.Schema]bool{}}
+	for _, doc := range docs {
+		for _, s := range rootSchemas(doc) {
+			for _, copies := range f.copies {
+				if cp, ok := copies[walked{reflect.TypeOf(s), reflect.ValueOf(s).Pointer()}]; ok {
+					r.restoreRef(cp.Interface().(*openapi3.SchemaRef), []*openapi3.SchemaRef{s})
+					break
+				}
+			}
+		}
+	}
 }
 
 // copyDocs copies docs, with the schemas of the copies that have an allOf.
 func copyDocs(docs []*openapi3.T) (*flattened, []*openapi3.Schema) {
 	c := &copier{memo: map[walked]reflect.Value{}}
-	f := &flattened{copies: c.memo}
+	f := &flattened{copies: []map[walked]reflect.Value{c.memo}}
 	for _, doc := range docs {
 		cp := c.copy(reflect.ValueOf(*doc)).Interface().(openapi3.T)
 		f.docs = append(f.docs, &cp)
@@ -223,30 +309,45 @@ func negatesTwice(s *openapi3.Schema) bool {
 // again: the two snapshots' would read as components added or removed. The
 // merge fails before it writes anything back.
 func mergeDoc(doc *openapi3.T) error {
+	var schemas openapi3.Schemas
 	if doc.Components != nil {
-		before := maps.Clone(doc.Components.Schemas)
-		defer func() {
-			maps.DeleteFunc(doc.Components.Schemas, func(name string, _ *openapi3.SchemaRef) bool {
-				_, ok := before[name]
-				return !ok
-			})
-		}()
+		schemas = doc.Components.Schemas
 	}
-	_, err := allof.MergeSpec(doc)
+	before := maps.Clone(schemas)
+	_, err := allof.MergeSpec(mergeView(doc))
+	maps.DeleteFunc(schemas, func(name string, _ *openapi3.SchemaRef) bool {
+		_, ok := before[name]
+		return !ok
+	})
 	return err
+}
+
+// mergeView is what oasdiff's merge is shown of doc: the schemas its walk
+// of doc meets, in the same order (the merge's results depend on it), with
+// no path or media type whose JSON pointer the walk would escape (see
+// walk.go). The component schemas stay as they are, since the merge names
+// recursive schemas after them; the others are parameters of names that
+// sort in the walk's order.
+func mergeView(doc *openapi3.T) *openapi3.T {
+	roots, components := rootsAndComponents(doc)
+	view := &openapi3.Components{Parameters: make(openapi3.ParametersMap, len(roots)-components)}
+	if doc.Components != nil {
+		view.Schemas = doc.Components.Schemas
+	}
+	for i, root := range roots[components:] {
+		view.Parameters[fmt.Sprintf("%09d", i)] = &openapi3.ParameterRef{Value: &openapi3.Parameter{Schema: root}}
+	}
+	return &openapi3.T{Components: view}
 }
 
 // putBack gives every schema of docs what was stashed of it, once all are
 // merged.
 func putBack(docs []*openapi3.T) {
 	for _, doc := range docs {
-		_ = doc.WalkSchemas(func(_ string, s *openapi3.SchemaRef) error {
-			if s.Value != nil {
-				if st, ok := s.Value.Extensions[stashKey].(*stash); ok {
-					st.putBack(s.Value)
-				}
+		eachSchema(rootSchemas(doc), func(s *openapi3.Schema) {
+			if st, ok := s.Extensions[stashKey].(*stash); ok {
+				st.putBack(s)
 			}
-			return nil
 		})
 	}
 }

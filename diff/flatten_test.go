@@ -43,7 +43,7 @@ func TestFlattenAllOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := flattenAllOf(doc)
+	f := flattenAllOf(false, doc)
 	original := doc.Paths.Find("/widgets").Post.RequestBody.Value.Content["application/json"].Schema.Value
 	flat := f.docs[0].Paths.Find("/widgets").Post.RequestBody.Value.Content["application/json"].Schema.Value
 	if len(original.Properties["item"].Value.AllOf) != 1 || len(original.Properties["code"].Value.AllOf) != 2 {
