@@ -181,7 +181,10 @@ func writeFlow(b *strings.Builder, n *yaml.Node, depth int) {
 				return
 			}
 			b.WriteString(tag + " " + jsonString(n.Value))
-		case "!!str", "!!merge":
+		case "!!merge":
+			// Plain: a quoted "<<" is a key like any other, not a merge.
+			b.WriteString("<<")
+		case "!!str":
 			b.WriteString(jsonString(n.Value))
 		default:
 			b.WriteString(tag + " " + jsonString(n.Value))

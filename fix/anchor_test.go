@@ -60,3 +60,22 @@ a:
 		t.Error("the relinked copy reads differently")
 	}
 }
+
+// TestFlowKeepsMergeKeys: a value written inline merges what its merge key
+// names, as the original does (a quoted "<<" would be a key of its own).
+func TestFlowKeepsMergeKeys(t *testing.T) {
+	t.Parallel()
+	src := "base: &b {type: object}\nsized: &m\n  <<: *b\n  description: sized\nagain: *m\n"
+	d, err := parseDoc("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, again := lookup(d.root, "again", false)
+	var inline yaml.Node
+	if err := yaml.Unmarshal([]byte(flow(again)), &inline); err != nil {
+		t.Fatal(err)
+	}
+	if !sameValue(again, inline.Content[0]) {
+		t.Errorf("%s reads differently from the merged original", flow(again))
+	}
+}
