@@ -56,11 +56,14 @@ type token struct {
 // defined in it renamed to a fresh name and the aliases to them renamed
 // alike, and every alias to an anchor outside it replaced by the value it
 // names, written inline: the copy means what the original meant, wherever
-// it is put. Without a namer (text apiver made, already relinked) or
-// without anchors and aliases, the bytes are returned as they are.
-func (d *doc) relinked(nodes []*yaml.Node, start, end int) (string, error) {
+// it is put. An entry written back in place keeps its anchors, which
+// aliases elsewhere may name, and its aliases but those inlineAliases
+// picked (d.inline). Without a namer (text apiver made, already
+// relinked) or without anchors and aliases, the bytes are returned as they
+// are.
+func (d *doc) relinked(nodes []*yaml.Node, start, end int, inPlace bool) (string, error) {
 	text := string(d.data[start:end])
-	if d.anchors == nil {
+	if d.anchors == nil || inPlace && len(d.inline) == 0 {
 		return text, nil
 	}
 	inside := map[*yaml.Node]string{}
@@ -86,6 +89,9 @@ func (d *doc) relinked(nodes []*yaml.Node, start, end int) (string, error) {
 	}
 	var tokens []token
 	for _, n := range anchored {
+		if inPlace {
+			continue
+		}
 		inside[n] = d.anchors.fresh(n.Anchor)
 		at, err := d.tokenAt(n, '&', n.Anchor)
 		if err != nil {
@@ -94,6 +100,9 @@ func (d *doc) relinked(nodes []*yaml.Node, start, end int) (string, error) {
 		tokens = append(tokens, token{at, at + 1 + len(n.Anchor), "&" + inside[n]})
 	}
 	for _, n := range aliases {
+		if inPlace && !d.inline[n] {
+			continue
+		}
 		at, err := d.tokenAt(n, '*', n.Value)
 		if err != nil {
 			return "", err
@@ -121,6 +130,97 @@ func (d *doc) relinked(nodes []*yaml.Node, start, end int) (string, error) {
 	}
 	b.Write(d.data[at:end])
 	return b.String(), nil
+}
+
+// inlineAliases finds the revision's aliases (d's) that the edits would
+// leave meaning something else, and has each written as the value it names
+// in the revision: one whose anchor goes with an entry replaced or removed
+// (it would name no anchor, or an earlier one of its name), and one of
+// which only it or its anchor lies in an entry written back in place,
+// where $refs name the split copies, when that renaming changes the value
+// (an untouched version's alias of a restored version's schema would read
+// the base's shape, and the other way round). It records those in entries
+// written back in place for their text (d.inline, read by relinked) and
+// returns the splices of the others, whole lines, the values written as in
+// the revision.
+func (d *doc) inlineAliases(edits []edit, rewrite func(string) string) ([]Splice, error) {
+	d.inline = map[*yaml.Node]bool{}
+	replaced, inPlace := map[*yaml.Node]bool{}, map[*yaml.Node]bool{}
+	var mark func(n *yaml.Node, set map[*yaml.Node]bool)
+	mark = func(n *yaml.Node, set map[*yaml.Node]bool) {
+		set[n] = true
+		for _, c := range n.Content {
+			mark(c, set)
+		}
+	}
+	for _, e := range edits {
+		if e.kind == insertAfter {
+			continue
+		}
+		set := replaced
+		if e.inPlace(d) {
+			set = inPlace
+		}
+		mark(e.anchor, set)
+		mark(valueOf(e.parent, e.anchor), set)
+	}
+	// The aliases to write inline, in the text's order (the walk's).
+	type inlined struct {
+		line int
+		token
+	}
+	var found []inlined
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if replaced[n] {
+			return nil
+		}
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		t := n.Alias
+		if t == nil || !replaced[t] && inPlace[n] == inPlace[t] {
+			return nil
+		}
+		value := flow(t)
+		if !replaced[t] && rewriteRefText(value, rewrite) == value {
+			return nil // no $ref it names was split
+		}
+		if inPlace[n] {
+			d.inline[n] = true
+			return nil
+		}
+		at, err := d.tokenAt(n, '*', n.Value)
+		if err != nil {
+			return err
+		}
+		found = append(found, inlined{n.Line - 1, token{at, at + 1 + len(n.Value), value}})
+		return nil
+	}
+	if err := walk(d.root); err != nil {
+		return nil, err
+	}
+	var out []Splice
+	for i := 0; i < len(found); {
+		l := found[i].line
+		s := Splice{Start: d.lineStart[l], End: d.lineEnd(l)}
+		var b strings.Builder
+		at := s.Start
+		for ; i < len(found) && found[i].line == l; i++ {
+			b.Write(d.data[at:found[i].start])
+			b.WriteString(found[i].text)
+			at = found[i].end
+		}
+		b.Write(d.data[at:s.End])
+		s.Text = b.String()
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // tokenAt is the byte offset of n's anchor or alias, which the parser
@@ -181,7 +281,10 @@ func writeFlow(b *strings.Builder, n *yaml.Node, depth int) {
 				return
 			}
 			b.WriteString(tag + " " + jsonString(n.Value))
-		case "!!str", "!!merge":
+		case "!!merge":
+			// Plain: a quoted "<<" is a key like any other, not a merge.
+			b.WriteString("<<")
+		case "!!str":
 			b.WriteString(jsonString(n.Value))
 		default:
 			b.WriteString(tag + " " + jsonString(n.Value))

@@ -20,6 +20,9 @@ type doc struct {
 	lineStart []int
 	// anchors names the anchors of copies; nil for text apiver made.
 	anchors *anchorNames
+	// inline are the revision's aliases in entries written back in place
+	// that are written as the values they name (inlineAliases).
+	inline map[*yaml.Node]bool
 }
 
 func parseDoc(path string, data []byte) (*doc, error) { return readDoc(path, data, nil) }
@@ -188,12 +191,9 @@ func (e entry) text(indent int, newKey string, rewrite func(string) string) (str
 	var lines []string
 	if e.block() {
 		start, end := e.span()
-		text := string(e.d.data[start:end])
-		if !e.inPlace {
-			var err error
-			if text, err = e.d.relinked([]*yaml.Node{e.key, e.value}, start, end); err != nil {
-				return "", err
-			}
+		text, err := e.d.relinked([]*yaml.Node{e.key, e.value}, start, end, e.inPlace)
+		if err != nil {
+			return "", err
 		}
 		body := strings.TrimSuffix(text, "\n")
 		lines = strings.Split(body, "\n")

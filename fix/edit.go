@@ -47,6 +47,12 @@ type edit struct {
 	from, to string
 }
 
+// inPlace reports whether the edit writes the revision's (rev's) own
+// entry back where it stands.
+func (e edit) inPlace(rev *doc) bool {
+	return e.kind == replace && e.src.d == rev && e.src.key == e.anchor
+}
+
 // Splice is one replacement of the revision's bytes [Start, End) by Text.
 type Splice struct {
 	Start, End int
@@ -70,7 +76,15 @@ func apply(rev *doc, edits []edit, rewrite func(string) string) ([]byte, []Splic
 	if i := bytes.IndexByte(rev.data, '\n'); i > 0 && rev.data[i-1] == '\r' {
 		eol = "\r\n"
 	}
+	// First: an entry written back in place reads which aliases to inline.
+	inlined, err := rev.inlineAliases(edits, rewrite)
+	if err != nil {
+		return nil, nil, err
+	}
 	var splices []splice
+	for i, s := range inlined {
+		splices = append(splices, splice{s, 0, len(edits) + i})
+	}
 	for i, e := range edits {
 		rw := e.rewrite
 		if e.newShape {
@@ -148,7 +162,7 @@ func yamlSplice(rev *doc, e edit, rewrite func(string) string) (Splice, error) {
 	if e.kind != remove {
 		src := e.src
 		// The revision's own entry rewritten where it stands.
-		src.inPlace = e.kind == replace && src.d == rev && src.key == e.anchor
+		src.inPlace = e.inPlace(rev)
 		text, err := src.text(target.indent(), e.key, rewrite)
 		if err != nil {
 			return Splice{}, err

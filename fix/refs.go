@@ -68,9 +68,15 @@ func rewriteRefText(line string, rewrite func(string) string) string {
 }
 
 // eachRef calls fn with every local component pointer under n: $ref
-// values, and the other strings that name one (a discriminator's mapping).
+// values, and the other strings that name one (a discriminator's mapping),
+// those under an alias's anchor too, which the alias uses where it stands.
+// (The loader refuses an anchor that contains its alias.)
 func eachRef(n *yaml.Node, fn func(string)) {
 	if n == nil {
+		return
+	}
+	if n.Kind == yaml.AliasNode {
+		eachRef(n.Alias, fn)
 		return
 	}
 	if n.Kind == yaml.ScalarNode && strings.HasPrefix(n.Value, "#/components/") {
