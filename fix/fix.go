@@ -16,6 +16,7 @@ import (
 
 	"github.com/apiver/apiver/specs"
 	"github.com/apiver/apiver/versions"
+	oasdiff "github.com/oasdiff/oasdiff/diff"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -168,7 +169,7 @@ func (p *planner) pointAtCopies() error {
 		uses := false
 		eachExternalRef(s.src.value, func(ref string) { _, ok := local[ref]; uses = uses || ok })
 		if uses {
-			p.edits = append(p.edits, edit{kind: replace, parent: s.at.parent, anchor: s.at.key, src: s.src, key: s.src.key.Value, rewrite: rewrite})
+			p.edits = append(p.edits, edit{kind: replace, parent: s.at.parent, anchor: s.at.key, src: s.src, key: s.at.key.Value, rewrite: rewrite})
 		}
 	}
 	return nil
@@ -295,7 +296,8 @@ func mediaEntries(op *yaml.Node) []mediaEntry {
 
 // version restores version v of the operation: each media type it has in
 // the base comes back as the base wrote it, each it has only in the
-// revision goes; with add, the revision's media types of v are copied to
+// revision goes, or reads the base's unversioned media type that v's view
+// pairs it with; with add, the revision's media types of v are copied to
 // the new version, next to the old ones.
 func (p *planner) version(baseOp, revOp *yaml.Node, revPath, v string, add bool) error {
 	opPath := []string{"paths", revPath, keyOf(p.rev.at([]string{"paths", revPath}), revOp)}
@@ -317,15 +319,85 @@ func (p *planner) version(baseOp, revOp *yaml.Node, revPath, v string, add bool)
 			p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: anchor,
 				src: entry{d: p.rev, key: key, value: value}, key: strings.Replace(e.key, "."+v, "."+p.in.Version, 1), newShape: true, from: v, to: p.in.Version})
 		}
-		if !inBase[e.id()] {
-			id := strings.Join(opPath, "\x00") + "\x00" + e.id()
-			if !p.planned[id] {
-				p.planned[id] = true
-				p.edits = append(p.edits, edit{kind: remove, parent: parent, anchor: key})
+		if inBase[e.id()] {
+			continue
+		}
+		if u, ok := pairedUnversioned(nodeAt(baseOp, e.content), parent, p.in.Product, v)[e.key]; ok {
+			// v's view reads it as the base's unversioned media type: that
+			// one's content comes back under the revision's name, which
+			// only v reads (the unversioned one would be every version's).
+			rel := append(slices.Clone(e.content), e.key)
+			src := entryAt(p.base, baseOp, append(slices.Clone(e.content), u))
+			if err := p.restore(baseOp, opPath, rel, src); err != nil {
+				return err
 			}
+			continue
+		}
+		id := strings.Join(opPath, "\x00") + "\x00" + e.id()
+		if !p.planned[id] {
+			p.planned[id] = true
+			p.edits = append(p.edits, edit{kind: remove, parent: parent, anchor: key})
 		}
 	}
 	return nil
+}
+
+// pairedUnversioned maps each media type of version v that the content map
+// other writes and base does not to the unversioned one of base that v's
+// view reads it as: the check pairs the views (where
+// application/vnd.x.2024-01-01+json reads as application/vnd.x+json) as
+// oasdiff pairs content maps, by name and then by a name that refines the
+// other, in sorted order. So an unversioned application/json that a
+// revision turned into v's own media type is still v's body or response.
+func pairedUnversioned(base, other *yaml.Node, product, v string) map[string]string {
+	type written struct {
+		key       string
+		versioned bool
+	}
+	// view is what keepVersion keeps, by the name the view gives it.
+	view := func(m *yaml.Node) map[string]written {
+		names := map[string]written{}
+		if m == nil || m.Kind != yaml.MappingNode {
+			return names
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			key := m.Content[i].Value
+			mt, ok, err := versions.ParseMediaType(key)
+			switch {
+			case err != nil:
+			case !ok || mt.Product != product:
+				names[key] = written{key, false}
+			case mt.Version == v:
+				names[mt.Normalized()] = written{key, true}
+			}
+		}
+		return names
+	}
+	baseNames, otherNames := view(base), view(other)
+	var deleted []string
+	for _, name := range slices.Sorted(maps.Keys(baseNames)) {
+		if _, ok := otherNames[name]; !ok {
+			deleted = append(deleted, name)
+		}
+	}
+	paired := map[string]bool{}
+	out := map[string]string{}
+	for _, added := range slices.Sorted(maps.Keys(otherNames)) {
+		if _, ok := baseNames[added]; ok {
+			continue
+		}
+		for _, d := range deleted {
+			if paired[d] || !oasdiff.IsMediaTypeNameContained(added, d) && !oasdiff.IsMediaTypeNameContained(d, added) {
+				continue
+			}
+			paired[d] = true
+			if otherNames[added].versioned && !baseNames[d].versioned {
+				out[otherNames[added].key] = baseNames[d].key
+			}
+			break
+		}
+	}
+	return out
 }
 
 func keyOf(m, value *yaml.Node) string {
@@ -365,9 +437,10 @@ func entryAt(d *doc, n *yaml.Node, path []string) entry {
 }
 
 // restore puts the base's entry src at rel under the revision's node at
-// abs: in place of the revision's entry, after the mapping's last entry
-// when the revision has none, or with the enclosing entry when the
-// revision lacks the mapping too.
+// abs, named as rel names it (src may be another media type that the
+// entry pairs with): in place of the revision's entry, after the mapping's
+// last entry when the revision has none, or with the enclosing entry when
+// the revision lacks the mapping too.
 func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) error {
 	full := append(slices.Clone(abs), rel...)
 	for i := range full {
@@ -385,7 +458,8 @@ func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) err
 	}
 	p.planned[strings.Join(full, "\x00")] = true
 	p.restored = append(p.restored, src.value)
-	key, value := lookup(parent, rel[len(rel)-1], false)
+	name := rel[len(rel)-1]
+	key, value := lookup(parent, name, false)
 	if key != nil && sameValue(src.value, value) {
 		// Equal already: the revision's own lines stay, unless they refer
 		// to another file that changed (localize).
@@ -393,13 +467,13 @@ func (p *planner) restore(baseNode *yaml.Node, abs, rel []string, src entry) err
 		return nil
 	}
 	if key != nil {
-		p.edits = append(p.edits, edit{kind: replace, parent: parent, anchor: key, src: src, key: src.key.Value})
+		p.edits = append(p.edits, edit{kind: replace, parent: parent, anchor: key, src: src, key: name})
 		return nil
 	}
 	if parent.Kind != yaml.MappingNode || len(parent.Content) == 0 {
-		return fmt.Errorf("%s:%d: cannot add %s to an empty or flow-style mapping", p.rev.path, parent.Line, src.key.Value)
+		return fmt.Errorf("%s:%d: cannot add %s to an empty or flow-style mapping", p.rev.path, parent.Line, name)
 	}
-	p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: p.before(parent, baseNode, rel), src: src, key: src.key.Value})
+	p.edits = append(p.edits, edit{kind: insertAfter, parent: parent, anchor: p.before(parent, baseNode, rel), src: src, key: name})
 	return nil
 }
 

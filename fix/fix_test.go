@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -104,5 +105,35 @@ func TestSameValue(t *testing.T) {
 	}
 	if !sameValue(&a, &b) {
 		t.Error("the same data written two ways differs")
+	}
+}
+
+// pairedUnversioned pairs a version's own media type with the unversioned
+// one of the base that the version's view reads it as, as the check does.
+func TestPairedUnversioned(t *testing.T) {
+	t.Parallel()
+	const v = "application/vnd.example.2024-01-01"
+	for _, c := range []struct {
+		name, base, other string
+		want              map[string]string
+	}{
+		{"versioned in place", "{application/json: {}}", "{" + v + "+json: {}}", map[string]string{v + "+json": "application/json"}},
+		{"each by its suffix", "{application/json: {}, application/xml: {}}", "{" + v + "+xml: {}, " + v + "+json: {}}",
+			map[string]string{v + "+json": "application/json", v + "+xml": "application/xml"}},
+		{"the unversioned one still written", "{application/json: {}}", "{application/json: {}, " + v + "+json: {}}", map[string]string{}},
+		{"the version's own in the base", "{application/json: {}, " + v + "+json: {}}", "{" + v + "+json: {}}", map[string]string{}},
+		{"another version's", "{application/json: {}}", "{application/vnd.example.2023-01-01+json: {}}", map[string]string{}},
+		{"no refinement", "{text/csv: {}}", "{" + v + "+csv: {}}", map[string]string{}},
+	} {
+		var base, other yaml.Node
+		if err := yaml.Unmarshal([]byte(c.base), &base); err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.Unmarshal([]byte(c.other), &other); err != nil {
+			t.Fatal(err)
+		}
+		if got := pairedUnversioned(base.Content[0], other.Content[0], "example", "2024-01-01"); !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -209,9 +209,19 @@ func restoredAsInBase(base *specs.Snapshot, ops []*versions.Operation, res *Resu
 			used = append(used, want)
 		}
 		for _, e := range p.versionEntries(fixedOp, t.Version) {
-			if _, v := lookup(nodeAt(baseOp, e.content), e.key, false); v == nil {
+			baseContent, fixedContent := nodeAt(baseOp, e.content), nodeAt(fixedOp, e.content)
+			if _, v := lookup(baseContent, e.key, false); v != nil {
+				continue
+			}
+			// Else it must read as the base's unversioned media type that
+			// the version's view pairs it with.
+			u, ok := pairedUnversioned(baseContent, fixedContent, product, t.Version)[e.key]
+			_, want := lookup(baseContent, u, false)
+			_, got := lookup(fixedContent, e.key, false)
+			if !ok || !sameData(want, got, back) {
 				return fmt.Errorf("%s %s: its %s in %s is not the base's", t.Operation, t.Version, e.key, strings.Join(e.content, " "))
 			}
+			used = append(used, want)
 		}
 	}
 	for c := range baseDoc.closure(used) {

@@ -74,7 +74,7 @@ func loaders(t *testing.T, revision *specs.Snapshot) map[string]func(edited []by
 
 func TestVerifyPassesAGoodFix(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema", "shared-schema-one-operation"} {
+	for _, name := range []string{"comment-column-0", "anchor-reused", "shared-schema", "shared-schema-one-operation", "unversioned-media-type-versioned"} {
 		base, revision, before, after, res, opts := fixCase(t, name)
 		for how, load := range loaders(t, revision) {
 			opts.LoadAgainstRevision = load
@@ -126,6 +126,23 @@ func TestVerifyRefusesWhatBreaksThePromise(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "GET /beta") {
 			t.Errorf("alias rebound, loaded %s: %v, want a refusal naming GET /beta", how, err)
 		}
+	}
+}
+
+// TestVerifyRefusesAPairedMediaTypeNotTheBases: a restored version whose
+// own media type stands where the base shared an unversioned one must read
+// as that one: PUT's body left as the revision wrote it is refused.
+func TestVerifyRefusesAPairedMediaTypeNotTheBases(t *testing.T) {
+	t.Parallel()
+	base, revision, before, after, res, opts := fixCase(t, "unversioned-media-type-versioned")
+	restored := "name: {type: string, maxLength: 20}"
+	if !strings.Contains(string(res.Data), restored) {
+		t.Fatalf("PUT's 2024-01-01 body is not the base's:\n%s", res.Data)
+	}
+	res.Data = []byte(strings.Replace(string(res.Data), restored, "name: {type: string, maxLength: 10}", 1))
+	err := Verify(base, revision, before, after, res, opts)
+	if err == nil || !strings.Contains(err.Error(), "PUT /widgets/{id} 2024-01-01") {
+		t.Errorf("PUT's body left as the revision's: %v, want a refusal naming PUT /widgets/{id} 2024-01-01", err)
 	}
 }
 
