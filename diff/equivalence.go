@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
@@ -33,7 +34,7 @@ var Equivalences = []Equivalence{
 	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
-	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component with the same schema is no change where the discriminator maps the same value to it: a client sends and receives the same."},
+	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component is the same branch where the discriminator maps the same value to both: a client sends and receives that value for it. The same schema is no change; another is rated by what changed in it, not as a branch removed and one added."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
 
@@ -54,11 +55,28 @@ var unseenAccessModes = map[string]bool{
 // normalize rewrites every schema diff of a report so that it states only
 // changes of the effective contract, before oasdiff's checks rate it.
 func normalize(report *oasdiff.Diff) {
-	seen := map[uintptr]bool{}
-	walkSchemaDiffs(reflect.ValueOf(report), seen, func(d *oasdiff.SchemaDiff) {
+	if report == nil {
+		return
+	}
+	n := &normalizer{seen: map[uintptr]bool{}, branches: map[[2]*openapi3.Schema]*oasdiff.SchemaDiff{}, openAPI: [2]string{report.BaseOpenAPI, report.RevisionOpenAPI}}
+	n.walk(reflect.ValueOf(report))
+}
+
+// normalizer is one normalize: the schema diffs it rewrote, and the diffs
+// of the renamed branches it paired.
+type normalizer struct {
+	seen map[uintptr]bool
+	// branches holds the diff of each pair of renamed branches, by their
+	// schemas: nil while it is being normalized, or when they do not differ.
+	branches map[[2]*openapi3.Schema]*oasdiff.SchemaDiff
+	openAPI  [2]string
+}
+
+func (n *normalizer) walk(v reflect.Value) {
+	walkSchemaDiffs(v, n.seen, func(d *oasdiff.SchemaDiff) {
 		normalizeLengths(d)
 		normalizeArrayEnum(d)
-		normalizeRenamedBranches(d)
+		n.renamedBranches(d)
 	})
 }
 
@@ -237,19 +255,20 @@ func enumDiff(from, to []any) *oasdiff.EnumDiff {
 	return d
 }
 
-// normalizeRenamedBranches drops a oneOf/anyOf branch removed and one added
-// that are the same schema under another component's name (what oasdiff
-// reads as a change: it pairs $ref branches by name), where the
-// discriminator maps the same value to both: the wire is the same.
-func normalizeRenamedBranches(d *oasdiff.SchemaDiff) {
+// renamedBranches pairs a oneOf/anyOf branch removed with one added under
+// another component's name where the discriminator maps the same value to
+// both (oasdiff pairs $ref branches by name): a client tells them apart by
+// that value, so they are one branch. The same schema is no change;
+// another is the branch modified, rated by what changed in it.
+func (n *normalizer) renamedBranches(d *oasdiff.SchemaDiff) {
 	if d.Base == nil || d.Revision == nil {
 		return
 	}
-	renamed(d.OneOfDiff, d.Base.OneOf, d.Revision.OneOf, d.Base.Discriminator, d.Revision.Discriminator)
-	renamed(d.AnyOfDiff, d.Base.AnyOf, d.Revision.AnyOf, d.Base.Discriminator, d.Revision.Discriminator)
+	n.renamed(d.OneOfDiff, d.Base.OneOf, d.Revision.OneOf, d.Base.Discriminator, d.Revision.Discriminator)
+	n.renamed(d.AnyOfDiff, d.Base.AnyOf, d.Revision.AnyOf, d.Base.Discriminator, d.Revision.Discriminator)
 }
 
-func renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, baseDisc, revDisc *openapi3.Discriminator) {
+func (n *normalizer) renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, baseDisc, revDisc *openapi3.Discriminator) {
 	if sd == nil || len(sd.Added) == 0 || len(sd.Deleted) == 0 {
 		return
 	}
@@ -262,9 +281,17 @@ func renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, bas
 				continue
 			}
 			b, r := base[del.Index], revision[add.Index]
-			if b == nil || r == nil || b.Ref == "" || r.Ref == "" || b.Value == nil || r.Value == nil ||
-				!sameWire(b.Ref, r.Ref, baseDisc, revDisc) || !sameSchema(reflect.ValueOf(b.Value), reflect.ValueOf(r.Value), map[[2]uintptr]bool{}) {
+			if b == nil || r == nil || b.Ref == "" || r.Ref == "" || b.Value == nil || r.Value == nil || !sameWire(b.Ref, r.Ref, baseDisc, revDisc) {
 				continue
+			}
+			if !sameSchema(reflect.ValueOf(b.Value), reflect.ValueOf(r.Value), map[[2]uintptr]bool{}) {
+				changed, ok := n.branchDiff(b, r)
+				if !ok {
+					continue
+				}
+				if changed != nil {
+					sd.Modified = append(sd.Modified, &oasdiff.ModifiedSubschema{Base: del, Revision: add, Diff: changed})
+				}
 			}
 			matched[ai], found = true, true
 			break
@@ -283,6 +310,46 @@ func renamed(sd *oasdiff.SubschemasDiff, base, revision openapi3.SchemaRefs, bas
 		}
 	}
 	sd.Added, sd.Deleted = added, deleted
+}
+
+// branchDiff is oasdiff's diff of two branches, normalized, nil when they
+// do not differ; false when oasdiff fails on them (the branch stays removed
+// and added). A pair met again inside its own diff (a branch that holds
+// itself) adds nothing there: its changes are told where it was first met,
+// as oasdiff's unrolled diff tells a schema's.
+func (n *normalizer) branchDiff(b, r *openapi3.SchemaRef) (*oasdiff.SchemaDiff, bool) {
+	pair := [2]*openapi3.Schema{b.Value, r.Value}
+	if d, ok := n.branches[pair]; ok {
+		return d, true
+	}
+	n.branches[pair] = nil
+	// The branches as the request bodies of one operation: a diff of the
+	// two alone, naming them by their $refs as the report does.
+	doc := func(openAPI string, s *openapi3.SchemaRef) *openapi3.T {
+		t := &openapi3.T{OpenAPI: openAPI, Paths: openapi3.NewPaths()}
+		t.AddOperation("/", http.MethodPost, &openapi3.Operation{RequestBody: &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithJSONSchemaRef(s)}, Responses: openapi3.NewResponses()})
+		return t
+	}
+	report, err := oasdiffReport(doc(n.openAPI[0], b), doc(n.openAPI[1], r))
+	if err != nil {
+		delete(n.branches, pair)
+		return nil, false
+	}
+	var d *oasdiff.SchemaDiff
+	if report != nil && report.PathsDiff != nil {
+		if p := report.PathsDiff.Modified["/"]; p != nil && p.OperationsDiff != nil {
+			if op := p.OperationsDiff.Modified[http.MethodPost]; op != nil && op.RequestBodyDiff != nil && op.RequestBodyDiff.ContentDiff != nil {
+				if m := op.RequestBodyDiff.ContentDiff.MediaTypeModified["application/json"]; m != nil {
+					d = m.SchemaDiff
+				}
+			}
+		}
+	}
+	if d != nil {
+		n.walk(reflect.ValueOf(d))
+	}
+	n.branches[pair] = d
+	return d, true
 }
 
 // sameWire reports whether a branch renamed from baseRef to revRef is told
