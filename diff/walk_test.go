@@ -14,7 +14,7 @@ import (
 
 	"github.com/apiver/apiver/load"
 	"github.com/getkin/kin-openapi/openapi3"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // rootSchemas and eachSchema stand in for kin-openapi's WalkSchemas in the
