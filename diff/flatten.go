@@ -53,63 +53,58 @@ func (f *flattened) operation(op *openapi3.Operation) *openapi3.Operation {
 //
 // Documents that share nothing (apart: two snapshots' loads) are copied,
 // merged and restored each on its own goroutine, the merge being most of a
-// release's diff that runs on one core; where they turn out to share a
-// part, or one needs the slow way, they are flattened together.
+// release's diff that runs on one core.
 func flattenAllOf(apart bool, docs ...*openapi3.T) *flattened {
-	if apart && len(docs) > 1 {
-		if f, ok := flattenEach(docs); ok {
-			return f
+	groups := [][]*openapi3.T{docs}
+	if apart {
+		groups = nil
+		for i := range docs {
+			groups = append(groups, docs[i:i+1])
 		}
 	}
-	f, withAllOf := copyDocs(docs)
-	if len(withAllOf) == 0 {
-		// nothing to merge: oasdiff reads the documents themselves
-		return &flattened{docs: docs}
+	if f, ok := mergeWhole(docs, groups); ok {
+		return f
 	}
-	stashed := stashDefaults(withAllOf)
-	if slices.ContainsFunc(withAllOf, mergesBadly) || !mergeEach(f.docs) {
-		f, _ = copyDocs(docs)
-		byPlace := make([][]allOfAt, len(f.docs))
-		for i, doc := range f.docs {
-			byPlace[i] = schemasWithAllOf(doc)
-			for _, at := range byPlace[i] {
-				stashDefaults([]*openapi3.Schema{at.schema})
+	f, _ := copyDocs(docs)
+	byPlace := make([][]allOfAt, len(f.docs))
+	for i, doc := range f.docs {
+		byPlace[i] = schemasWithAllOf(doc)
+		for _, at := range byPlace[i] {
+			stashDefaults([]*openapi3.Schema{at.schema})
+		}
+	}
+	asWritten := unmergeable(byPlace)
+	// Every document's are hidden before any is merged: the documents
+	// share schemas, and a merge replaces one where it is reached.
+	for i := range f.docs {
+		for _, at := range byPlace[i] {
+			if asWritten[at.pointer] {
+				stashFor(at.schema).takeAllOf(at.schema)
 			}
 		}
-		asWritten := unmergeable(byPlace)
-		// Every document's are hidden before any is merged: the documents
-		// share schemas, and a merge replaces one where it is reached.
-		for i := range f.docs {
-			for _, at := range byPlace[i] {
-				if asWritten[at.pointer] {
-					stashFor(at.schema).takeAllOf(at.schema)
-				}
-			}
-		}
-		for _, doc := range f.docs {
-			// What is left merges (each was merged alone); were a merge to
-			// fail, it fails before it writes anything back, and that
-			// document is diffed as written.
-			_ = mergeDoc(doc)
-		}
-		stashed = true
 	}
-	if stashed {
-		putBack(f.docs)
+	for _, doc := range f.docs {
+		// What is left merges (each was merged alone); were a merge to
+		// fail, it fails before it writes anything back, and that
+		// document is diffed as written.
+		_ = mergeDoc(doc)
 	}
+	putBack(f.docs)
 	f.restore(docs)
 	return f
 }
 
-// flattenEach is flattenAllOf's fast way for documents each on its own
-// goroutine: false where the copies share a part, or where the documents
-// need the slow way (flattenAllOf does it for all of them then).
-func flattenEach(docs []*openapi3.T) (*flattened, bool) {
-	parts := make([]*flattened, len(docs))
-	withAllOf := make([][]*openapi3.Schema, len(docs))
+// mergeWhole is flattenAllOf's fast way: docs copied and merged whole, a
+// group of them (sharing one copier) on a goroutine of its own. False
+// where groups turn out to share a part, or where an allOf must be diffed
+// as written (mergesBadly, or a merge fails): flattenAllOf copies the
+// documents again then and finds each allOf by its place.
+func mergeWhole(docs []*openapi3.T, groups [][]*openapi3.T) (*flattened, bool) {
+	parts := make([]*flattened, len(groups))
+	withAllOf := make([][]*openapi3.Schema, len(groups))
 	var wg sync.WaitGroup
-	for i, doc := range docs {
-		wg.Go(func() { parts[i], withAllOf[i] = copyDocs([]*openapi3.T{doc}) })
+	for i, group := range groups {
+		wg.Go(func() { parts[i], withAllOf[i] = copyDocs(group) })
 	}
 	wg.Wait()
 	if shareParts(parts) {
@@ -117,22 +112,23 @@ func flattenEach(docs []*openapi3.T) (*flattened, bool) {
 	}
 	all := slices.Concat(withAllOf...)
 	if len(all) == 0 {
+		// nothing to merge: oasdiff reads the documents themselves
 		return &flattened{docs: docs}, true
 	}
 	if slices.ContainsFunc(all, mergesBadly) {
 		return nil, false
 	}
-	merged := make([]bool, len(docs))
+	merged := make([]bool, len(groups))
 	for i, part := range parts {
 		wg.Go(func() {
 			stashed := stashDefaults(withAllOf[i])
-			if mergeDoc(part.docs[0]) != nil {
+			if !mergeEach(part.docs) {
 				return
 			}
 			if stashed {
 				putBack(part.docs)
 			}
-			part.restore(docs[i : i+1])
+			part.restore(groups[i])
 			merged[i] = true
 		})
 	}
