@@ -354,7 +354,7 @@ func pairedUnversioned(base, other *yaml.Node, product, v string) map[string]str
 		key       string
 		versioned bool
 	}
-	// view is what keepVersion keeps, by the name the view gives it.
+	// view is what v's view keeps (versions.ViewName), by that name.
 	view := func(m *yaml.Node) map[string]written {
 		names := map[string]written{}
 		if m == nil || m.Kind != yaml.MappingNode {
@@ -362,13 +362,8 @@ func pairedUnversioned(base, other *yaml.Node, product, v string) map[string]str
 		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			key := m.Content[i].Value
-			mt, ok, err := versions.ParseMediaType(key)
-			switch {
-			case err != nil:
-			case !ok || mt.Product != product:
-				names[key] = written{key, false}
-			case mt.Version == v:
-				names[mt.Normalized()] = written{key, true}
+			if name, own, ok := versions.ViewName(product, v, key); ok {
+				names[name] = written{key, own}
 			}
 		}
 		return names

@@ -356,22 +356,30 @@ func newOperation(method, path string, item *openapi3.PathItem, op *openapi3.Ope
 }
 
 // keepVersion decides, for each media type name, whether a version's view
-// keeps it and under which name: the version's own media types lose their
-// version so they pair with another version's; unversioned media types
-// belong to every version; other versions' media types are dropped.
+// keeps it and under which name (ViewName).
 func keepVersion(product, version string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		mt, ok, err := ParseMediaType(name)
-		switch {
-		case err != nil:
-			return "", false
-		case !ok || mt.Product != product:
-			return name, true
-		case mt.Version == version:
-			return mt.Normalized(), true
-		}
-		return "", false
+		viewName, _, ok := ViewName(product, version, name)
+		return viewName, ok
 	}
+}
+
+// ViewName is the name under which the view of a product's version keeps
+// a media type: the version's own media types (own) lose their version so
+// they pair with another version's; unversioned media types and other
+// products' belong to every version; other versions' media types and
+// names that do not parse are dropped (ok false).
+func ViewName(product, version, name string) (viewName string, own, ok bool) {
+	mt, versioned, err := ParseMediaType(name)
+	switch {
+	case err != nil:
+		return "", false, false
+	case !versioned || mt.Product != product:
+		return name, false, true
+	case mt.Version == version:
+		return mt.Normalized(), true, true
+	}
+	return "", false, false
 }
 
 // view builds an operation restricted by keep. It copies only the parts it
