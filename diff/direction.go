@@ -52,6 +52,8 @@ func turned(op *openapi3.Operation) *openapi3.Operation {
 	answers := op.Responses.Map()
 	content := openapi3.Content{}
 	seen := map[string]bool{}
+	// The answers' body is where the first answer with a body is.
+	var body *openapi3.ResponseRef
 	for _, status := range slices.Sorted(maps.Keys(answers)) {
 		r := answers[status]
 		if r == nil || r.Value == nil {
@@ -59,6 +61,9 @@ func turned(op *openapi3.Operation) *openapi3.Operation {
 		}
 		for name, mt := range r.Value.Content {
 			content[answerMediaType(status, name)] = mt
+		}
+		if body == nil && len(r.Value.Content) > 0 {
+			body = r
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Value.Headers)) {
 			h := r.Value.Headers[name]
@@ -72,7 +77,9 @@ func turned(op *openapi3.Operation) *openapi3.Operation {
 		}
 	}
 	if len(content) > 0 {
-		t.RequestBody = &openapi3.RequestBodyRef{Value: &openapi3.RequestBody{Content: content}}
+		// A response has no optional body: an answer that has one must
+		// send it, so a body added to it is a required one.
+		t.RequestBody = &openapi3.RequestBodyRef{Value: &openapi3.RequestBody{Required: true, Content: content, Origin: body.Value.Origin}, Origin: body.Origin}
 	}
 	return &t
 }
