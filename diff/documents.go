@@ -33,7 +33,7 @@ func CompareDocuments(pair *load.DocumentPair, opts Options) (*Result, error) {
 	res := &Result{Base: pair.Base.Operations(), Revision: pair.Revision.Operations(), ByDocument: true}
 	opts.Product = "" // a document's media types name no version
 	diffed := map[*load.DocumentComparison]*Result{}
-	for _, c := range pair.Comparisons {
+	for _, c := range slices.Concat(pair.Comparisons, pair.Carried) {
 		if !c.Diff {
 			continue
 		}
@@ -69,8 +69,61 @@ func CompareDocuments(pair *load.DocumentPair, opts Options) (*Result, error) {
 			addDocumentPairs(res, pair, c, diffed)
 		}
 	}
+	addCarriedPairs(res, pair, diffed)
 	res.Pairs = sortedPairs(wrap(res.Pairs))
 	return res, nil
+}
+
+// addCarriedPairs puts in res, for each operation of the pair's Carried
+// comparisons, its pair in place of the one that read it as added at its
+// version: the same version, changed in place from the definition it
+// carried forward. As for a new version, the older version's lifecycle is
+// not its own.
+func addCarriedPairs(res *Result, pair *load.DocumentPair, diffed map[*load.DocumentComparison]*Result) {
+	if len(pair.Carried) == 0 {
+		return
+	}
+	type at struct{ operation, version string }
+	carried := map[at]bool{}
+	for _, c := range pair.Carried {
+		for op := range c.Carried {
+			carried[at{op, c.Revision.Version}] = true
+		}
+	}
+	res.Pairs = slices.DeleteFunc(res.Pairs, func(p *Pair) bool { return p.Kind == Added && carried[at{p.Operation, p.Version}] })
+	for _, c := range pair.Carried {
+		version := c.Revision.Version
+		unstable := map[string]bool{}
+		for _, op := range c.Revision.Operations() {
+			unstable[op.Name()] = op.Unstable()
+		}
+		seen := map[string]bool{}
+		for _, p := range diffed[c].Pairs {
+			if !c.Carried[p.Operation] || p.Kind != Unversioned {
+				continue
+			}
+			seen[p.Operation] = true
+			p.Kind, p.Version, p.PreRelease = Same, version, unstable[p.Operation]
+			p.Changes = withoutIDs(p.Changes, JudgedByDate)
+			for i, ch := range p.Changes {
+				p.Changes[i].Version = version
+				// The older document is not the version's: a change is
+				// where the declaration has its node, or nearest ancestor.
+				if loc := ch.Location; loc != nil && loc.File == c.Base.Path() && loc.Ref == c.Base.Source.Ref() {
+					moved := *loc
+					moved.File, moved.Ref, moved.Line = c.Revision.Path(), c.Revision.Source.Ref(), pair.Place(c.Revision, loc.Node, loc.Line)
+					p.Changes[i].Location = &moved
+				}
+			}
+			res.Pairs = append(res.Pairs, p)
+		}
+		// The diff leaves out what did not change.
+		for _, op := range slices.Sorted(maps.Keys(c.Carried)) {
+			if !seen[op] {
+				res.Pairs = append(res.Pairs, &Pair{Operation: op, Version: version, Kind: Same, PreRelease: unstable[op]})
+			}
+		}
+	}
 }
 
 // addDocumentPairs adds the pairs of a comparison diffed, as versions of

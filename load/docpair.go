@@ -50,12 +50,23 @@ type DocumentComparison struct {
 	// Diff is set: the documents, or copies of them that keep only what
 	// the comparison diffs, every node on its line.
 	BaseSnapshot, RevisionSnapshot *specs.Snapshot
+	// Carried, in a comparison of DocumentPair.Carried, are the operations
+	// it judges (by name in Revision).
+	Carried map[string]bool
 }
 
 // DocumentPair is two document sets loaded for their comparisons.
 type DocumentPair struct {
 	Base, Revision *specs.DocumentSet
 	Comparisons    []*DocumentComparison
+	// Carried compare, in a resource tree, the operations that a released
+	// version of the base carried forward from an older version of its
+	// resource, and that its document declares in the revision: what its
+	// clients were served is that older version's definition (Base), and
+	// what they are served now is the declaration (Revision), an in-place
+	// change of the version. Each is loaded as a pair of files is, once
+	// the comparisons are (carriedForward).
+	Carried []*DocumentComparison
 	// trees are the texts loaded for comparisons, parsed for NodeAt.
 	treesMu sync.Mutex
 	trees   map[*specs.Snapshot]*yaml.Node
@@ -137,7 +148,7 @@ func LoadDocumentPair(base, revision *specs.DocumentSet, opts PairOptions) (*Doc
 			return nil, err
 		case done:
 			parts.Validator.Commit()
-			return pair, nil
+			return pair, pair.carriedForward(opts)
 		}
 		pair.reset()
 		// A part the loader would refuse: the whole documents report it,
@@ -147,7 +158,80 @@ func LoadDocumentPair(base, revision *specs.DocumentSet, opts PairOptions) (*Doc
 	if err := pair.loadWhole(opts); err != nil {
 		return nil, err
 	}
-	return pair, nil
+	return pair, pair.carriedForward(opts)
+}
+
+// carriedForward finds and loads the pair's Carried comparisons, from the
+// operations its documents were read to have.
+func (pair *DocumentPair) carriedForward(opts PairOptions) error {
+	if !pair.Revision.ByResource {
+		return nil
+	}
+	type documents struct{ from, to *specs.VersionDocument }
+	found := map[documents]map[string]bool{}
+	var order []documents
+	for _, c := range pair.Comparisons {
+		if c.Base == nil || c.Revision == nil || c.New || c.Revision.PreRelease || c.Base.Retired {
+			continue // a retired version serves no client
+		}
+		declared := map[string]bool{}
+		for _, op := range c.Base.Operations() {
+			declared[op.Key()] = true
+		}
+		for _, op := range c.Revision.Operations() {
+			if declared[op.Key()] {
+				continue
+			}
+			from := carrier(pair.Base, c.Base, op.Key())
+			if from == nil {
+				continue
+			}
+			k := documents{from, c.Revision}
+			if found[k] == nil {
+				found[k] = map[string]bool{}
+				order = append(order, k)
+			}
+			found[k][op.Name()] = true
+		}
+	}
+	for _, k := range order {
+		// Fresh sources: the comparisons' may have let their trees go.
+		base, revision := k.from.Source.WithData(k.from.Source.Data()), k.to.Source.WithData(k.to.Source.Data())
+		o := PairOptions{Full: opts.Full}
+		var plan *Plan
+		if !o.Full {
+			plan, _ = PlanPair(base, revision)
+		}
+		b, r, err := LoadReducedPair(base, revision, o)
+		if err != nil {
+			return err
+		}
+		pair.Carried = append(pair.Carried, &DocumentComparison{Base: k.from, Revision: k.to, Diff: true, Plan: plan, BaseSnapshot: b, RevisionSnapshot: r, Carried: found[k]})
+	}
+	return nil
+}
+
+// carrier is the document of set that served the operation (by Key) at
+// the version of d, d not declaring it: the latest released document of
+// d's resource before it that declares it, unless that one retires it
+// there. Nil when none does: the operation is new at that version.
+func carrier(set *specs.DocumentSet, d *specs.VersionDocument, key string) *specs.VersionDocument {
+	var from *specs.VersionDocument
+	var retired bool
+	for _, o := range set.Documents {
+		if o.PreRelease || o.Resource != d.Resource || !o.Date.Before(d.Date) {
+			continue
+		}
+		for _, op := range o.Operations() {
+			if op.Key() == key {
+				from, retired = o, o.Retired || versions.Retired(op.Op.Extensions)
+			}
+		}
+	}
+	if retired {
+		return nil
+	}
+	return from
 }
 
 // reset forgets what a fast pass that gave up read, for loadWhole.

@@ -54,6 +54,11 @@ func TestFixRuleCases(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Chdir(extractCase(t, archive))
 			flags, inputs := splitArgs(strings.Fields(string(archive.Comment))[1:])
+			if specs.IsFolder(inputs[1]) {
+				// A folder's fix writes a version document beside the
+				// others: TestFixOfferedExactly checks it.
+				t.Skip("a folder of version documents")
+			}
 			assertFixed(t, flags, inputs[0], inputs[1])
 		})
 	}
@@ -566,17 +571,21 @@ func assertFixOffer(t *testing.T, checkArgs []string) bool {
 	_, inputs := splitArgs(checkArgs)
 	// Beside the revision, for its relative $refs.
 	fixed := filepath.Join(filepath.Dir(inputs[1]), "fixed-"+filepath.Base(inputs[1]))
-	t.Cleanup(func() { os.Remove(fixed) })
+	t.Cleanup(func() { os.RemoveAll(fixed) })
+	folder := specs.IsFolder(inputs[1])
 	var fixArgs []string
 	if m == nil {
 		fixArgs = append([]string{"fix"}, checkArgs...)
 	} else {
 		fixArgs = strings.Fields(m[2])[1:]
-		// The offer writes the revision in place; here beside it.
-		if n := len(fixArgs); n < 2 || fixArgs[n-2] != "-o" || fixArgs[n-1] != inputs[1] {
-			t.Fatalf("the suggestion %q does not write %s", m[2], inputs[1])
+		// The offer writes the revision in place (a folder's without
+		// -o); here beside it.
+		if !folder {
+			if n := len(fixArgs); n < 2 || fixArgs[n-2] != "-o" || fixArgs[n-1] != inputs[1] {
+				t.Fatalf("the suggestion %q does not write %s", m[2], inputs[1])
+			}
+			fixArgs = fixArgs[:len(fixArgs)-2]
 		}
-		fixArgs = fixArgs[:len(fixArgs)-2]
 		if got := fmt.Sprint(fixArgs[len(fixArgs)-2:]); got != fmt.Sprint(inputs) {
 			t.Fatalf("the suggestion %q names %s, want the check's inputs %s", m[2], got, inputs)
 		}
