@@ -95,10 +95,10 @@ func flattenAllOf(apart bool, docs ...*openapi3.T) *flattened {
 }
 
 // mergeWhole is flattenAllOf's fast way: docs copied and merged whole, a
-// group of them (sharing one copier) on a goroutine of its own. False
-// where groups turn out to share a part, or where an allOf must be diffed
-// as written (mergesBadly, or a merge fails): flattenAllOf copies the
-// documents again then and finds each allOf by its place.
+// group of them (sharing one copier) on a goroutine of its own; groups
+// that turn out to share a part, all together. False where an allOf must
+// be diffed as written (mergesBadly, or a merge fails): flattenAllOf
+// copies the documents again then and finds each allOf by its place.
 func mergeWhole(docs []*openapi3.T, groups [][]*openapi3.T) (*flattened, bool) {
 	parts := make([]*flattened, len(groups))
 	withAllOf := make([][]*openapi3.Schema, len(groups))
@@ -107,8 +107,10 @@ func mergeWhole(docs []*openapi3.T, groups [][]*openapi3.T) (*flattened, bool) {
 		wg.Go(func() { parts[i], withAllOf[i] = copyDocs(group) })
 	}
 	wg.Wait()
-	if shareParts(parts) {
-		return nil, false
+	if len(groups) > 1 && shareParts(parts) {
+		// Two loads that share parts (a fix's check reads some of the
+		// check's): copied and merged together, as one load's.
+		return mergeWhole(docs, [][]*openapi3.T{docs})
 	}
 	all := slices.Concat(withAllOf...)
 	if len(all) == 0 {
