@@ -17,7 +17,7 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	settled.Store(false) // a check run before in this process settled it
+	settled.Store(false)  // a check run before in this process settled it
 	budgetMemory(1 << 20) // a budget of 64 MiB
 	held := make([]byte, 256<<20)
 	for i := range held {
