@@ -3,6 +3,7 @@ package diff
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -204,23 +205,21 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 	if !opts.Literal {
 		normalize(report)
 	}
-	checks := oasdiffChecks()
-	severities := checker.WithSeverityLevels(levelsForOasdiff(levels, checker.NewConfig(checks).LogLevels))
-	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checks, severities), report, &sources, checker.INFO)
+	found := checker.CheckBackwardCompatibilityUntilLevel(checkConfig(levels), report, &sources, checker.INFO)
 	if lowered := loweredBelowBeta(pairs, opts.Plan); len(lowered) > 0 {
 		// oasdiff leaves out of its checks an operation the revision marks
 		// draft or alpha, but a stable version marked so in place stays
 		// gated, with all else its change does: those pairs' changes are
 		// read from a run that keeps every operation. (It runs on the same
 		// report: the run above left out only what is below beta.)
-		all := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checks, severities, checker.WithStabilityLevel(checker.StabilityDraft)), report, &sources, checker.INFO)
+		all := checker.CheckBackwardCompatibilityUntilLevel(checkConfig(levels, checker.WithStabilityLevel(checker.StabilityDraft)), report, &sources, checker.INFO)
 		inLowered := func(c checker.Change) bool { i, ok := pairIndex(c); return ok && lowered[i] }
 		found = append(slices.DeleteFunc(found, inLowered), slices.DeleteFunc(all, func(c checker.Change) bool { return !inLowered(c) })...)
 	}
 	preferPlainPaths(found)
 	canonicalSharedNames(found, baseSource.Doc, revisionSource.Doc)
 
-	j := judge{localize: checker.NewDefaultLocalizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
+	j := judge{localize: localizer(), levels: levels, date: opts.Date, latestVersion: opts.LatestVersion, baseRef: baseSource.Ref, revisionRef: revisionSource.Ref}
 	names := mediaTypeNames(opts.Product)
 	var documentChanges []Change
 	for _, c := range found {
@@ -516,7 +515,7 @@ func CompareLocations(a, b *Location) int {
 // checkLevels turns level names into oasdiff levels, refusing unknown check
 // ids (oasdiff would exit the process on one).
 func checkLevels(names map[string]string) (map[string]checker.Level, error) {
-	known := oasdiffLevels()
+	known := defaultLevels()
 	levels := map[string]checker.Level{}
 	for id, name := range names {
 		if _, ok := known[id]; !ok {
@@ -538,10 +537,36 @@ func checkLevels(names map[string]string) (map[string]checker.Level, error) {
 	return levels, nil
 }
 
-// IsCheckID reports whether id is one of oasdiff's check ids.
+// IsCheckID reports whether id is one of oasdiff's check ids or of
+// apiver's own checks.
 func IsCheckID(id string) bool {
-	_, ok := oasdiffLevels()[id]
+	_, ok := defaultLevels()[id]
 	return ok
+}
+
+// DefaultLevel is the level of a check id unless configured: oasdiff's, or
+// that of apiver's own check (checker.NONE for an unknown id).
+func DefaultLevel(id string) checker.Level { return defaultLevels()[id] }
+
+// defaultLevels are oasdiff's levels and those of apiver's own checks.
+var defaultLevels = sync.OnceValue(func() map[string]checker.Level {
+	levels := maps.Clone(oasdiffLevels())
+	for _, c := range OwnChanges {
+		if c.RatedAs == "" {
+			levels[c.ID] = c.Level
+		}
+	}
+	return levels
+})
+
+// checkConfig is the configuration the checks run with: oasdiff's and
+// apiver's own, at the levels configured (levelsForOasdiff).
+func checkConfig(levels map[string]checker.Level, opts ...checker.Option) *checker.Config {
+	config := checker.NewConfig(oasdiffChecks(), opts...)
+	// oasdiff exits the process on a level set for an id it does not know.
+	maps.Copy(config.LogLevels, defaultLevels())
+	checker.WithSeverityLevels(levelsForOasdiff(levels, config.LogLevels))(config)
+	return config
 }
 
 // OasdiffLevel is oasdiff's own level of a check id (checker.NONE when it
@@ -554,4 +579,6 @@ func OasdiffLevel(id string) checker.Level { return oasdiffLevels()[id] }
 var oasdiffLevels = sync.OnceValue(checker.GetCheckLevels)
 
 // oasdiffChecks is oasdiff's checks, built once for the same reason.
-var oasdiffChecks = sync.OnceValue(checker.GetAllChecks)
+var oasdiffChecks = sync.OnceValue(func() checker.BackwardCompatibilityChecks {
+	return append(checker.GetAllChecks(), ownChecks...)
+})

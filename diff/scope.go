@@ -32,16 +32,23 @@ const VersionAdded = "version-added"
 const VersionReplaced = "version-replaced"
 
 // OwnChange is a change id apiver reports itself, beside oasdiff's checks,
-// rated as the oasdiff check RatedAs is.
+// rated as the oasdiff check RatedAs is, or, without one, at Level (then
+// configured by its own id).
 type OwnChange struct {
 	ID, Purpose, RatedAs string
+	Level                checker.Level
 }
 
 // OwnChanges are listed by `apiver rules` with oasdiff's checks.
 var OwnChanges = []OwnChange{
-	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation},
-	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated},
-	{VersionAdded, "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", endpointAdded},
+	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation, checker.NONE},
+	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated, checker.NONE},
+	{VersionAdded, "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", endpointAdded, checker.NONE},
+	{ID: RequestBodyAdditionalPropertiesDisallowed, Purpose: "a request body object that took properties it does not declare (additionalProperties absent, true or a schema) refuses them (false)", Level: checker.ERR},
+	{ID: RequestPropertyAdditionalPropertiesDisallowed, Purpose: "a request property's object that took properties it does not declare (additionalProperties absent, true or a schema) refuses them (false)", Level: checker.ERR},
+	{ID: ResponseBodyAdditionalPropertiesAllowed, Purpose: "a response body object that could not have properties it does not declare (additionalProperties: false) may have them", Level: checker.WARN},
+	{ID: ResponsePropertyAdditionalPropertiesAllowed, Purpose: "a response property's object that could not have properties it does not declare (additionalProperties: false) may have them", Level: checker.WARN},
+	{ID: RequestParameterSerializationChanged, Purpose: "a request parameter's style or explode (with their defaults) changed how its value is written; not for a single value where every style writes it alike", Level: checker.ERR},
 }
 
 const endpointAdded = "endpoint-added"

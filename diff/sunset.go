@@ -79,12 +79,12 @@ func (j judge) clockFree(c checker.Change) (checker.Change, bool) {
 	return api, true
 }
 
-// level is the configured level of a check id, else oasdiff's.
+// level is the configured level of a check id, else its default.
 func (j judge) level(id string) checker.Level {
 	if l, ok := j.levels[id]; ok {
 		return l
 	}
-	return OasdiffLevel(id)
+	return DefaultLevel(id)
 }
 
 // lifecycleChanges are the operation-level deprecation and sunset changes of

@@ -65,6 +65,14 @@ func BuildCatalogue(cfg Config) Catalogue {
 		})
 	}
 	for _, c := range diff.OwnChanges {
+		if c.RatedAs == "" {
+			severity := string(diff.LevelOf(c.Level))
+			if s, ok := overrides[c.ID]; ok {
+				severity = s
+			}
+			cat.Checks = append(cat.Checks, CatalogueEntry{ID: c.ID, Purpose: c.Purpose, Severity: severity, Scope: "apiver"})
+			continue
+		}
 		oasdiffLevel := string(diff.LevelOf(diff.OasdiffLevel(c.RatedAs)))
 		severity := oasdiffLevel
 		if s, ok := overrides[c.RatedAs]; ok {

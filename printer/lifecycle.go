@@ -153,7 +153,7 @@ func Rules(w io.Writer, format string, cat policy.Catalogue) error {
 	fmt.Fprintln(tw, "\noasdiff checks (levels of the changes apiver judges; oasdiff's level, then where apiver looks, when they differ)\t\t")
 	for _, r := range cat.Checks {
 		var notes []string
-		if r.OasdiffLevel != r.Severity {
+		if r.OasdiffLevel != "" && r.OasdiffLevel != r.Severity {
 			notes = append(notes, "oasdiff: "+r.OasdiffLevel)
 		}
 		switch r.Scope {

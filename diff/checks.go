@@ -1,0 +1,292 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/oasdiff/checker"
+	oasdiff "github.com/oasdiff/oasdiff/diff"
+	oasload "github.com/oasdiff/oasdiff/load"
+)
+
+// apiver's own checks find what oasdiff's diff holds but none of its
+// checks reports (oasdiff lists them as open gaps): a request that stops
+// accepting properties it did not declare, and a parameter whose wire
+// format changed. They run with oasdiff's, on the same diff, so that the
+// operations oasdiff leaves out (below its stability level) are left out
+// of them too.
+const (
+	// RequestBodyAdditionalPropertiesDisallowed and
+	// RequestPropertyAdditionalPropertiesDisallowed: a request object that
+	// accepted properties it does not declare (additionalProperties absent,
+	// true or a schema) now refuses them (false).
+	RequestBodyAdditionalPropertiesDisallowed     = "request-body-additional-properties-disallowed"
+	RequestPropertyAdditionalPropertiesDisallowed = "request-property-additional-properties-disallowed"
+	// ResponseBodyAdditionalPropertiesAllowed and
+	// ResponsePropertyAdditionalPropertiesAllowed: a response object that
+	// had no undeclared properties may now have them.
+	ResponseBodyAdditionalPropertiesAllowed     = "response-body-additional-properties-allowed"
+	ResponsePropertyAdditionalPropertiesAllowed = "response-property-additional-properties-allowed"
+	// RequestParameterSerializationChanged: a parameter's style or explode
+	// changed the way its value is written on the wire.
+	RequestParameterSerializationChanged = "request-parameter-serialization-changed"
+)
+
+// ownCheckMessages are the messages of apiver's own checks, as oasdiff's
+// localizer gives those of its checks (arguments quoted by the caller).
+var ownCheckMessages = map[string]string{
+	RequestBodyAdditionalPropertiesDisallowed:     "the request body no longer allows additional properties",
+	RequestPropertyAdditionalPropertiesDisallowed: "the request property %s no longer allows additional properties",
+	ResponseBodyAdditionalPropertiesAllowed:       "the response body may now have additional properties for the response status %s",
+	ResponsePropertyAdditionalPropertiesAllowed:   "the response property %s may now have additional properties for the response status %s",
+	RequestParameterSerializationChanged:          "the serialization of the %s request parameter %s changed from %s to %s",
+}
+
+// localizer is oasdiff's default localizer, which also knows the messages
+// of apiver's own checks.
+func localizer() checker.Localizer {
+	oasdiffs := checker.NewDefaultLocalizer()
+	return func(key string, args ...any) string {
+		if format, ok := ownCheckMessages[key]; ok {
+			return fmt.Sprintf(format, args...)
+		}
+		return oasdiffs(key, args...)
+	}
+}
+
+// ownChecks are apiver's checks, run with oasdiff's.
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck}
+
+// additionalPropertiesCheck reports, in every request and response body
+// schema oasdiff found modified, an object that changed whether it takes
+// properties it does not declare: refused in a request is an error (a
+// client sending one is now turned away), allowed in a response a warning
+// (a response widened within its type, as a bound removed is).
+func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		change := func(body, property string, sd *oasdiff.SchemaDiff, propertyPath string, args ...any) {
+			id := body
+			if propertyPath != "" {
+				id, args = property, append([]any{propertyPath}, args...)
+			}
+			c := ownChange(id, config, sources, path, method, op, args)
+			out = append(out, c.WithSources(schemaSource(sd.Base, op.Base, sources), schemaSource(sd.Revision, op.Revision, sources)))
+		}
+		if body := op.RequestBodyDiff; body != nil && body.ContentDiff != nil {
+			for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
+				walkSchemaDiff(body.ContentDiff.MediaTypeModified[mt].SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+					if allowsAdditional(sd.Base) && !allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
+						change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, sd, property)
+					}
+				})
+			}
+		}
+		if op.ResponsesDiff == nil {
+			return
+		}
+		for _, status := range slices.Sorted(maps.Keys(op.ResponsesDiff.Modified)) {
+			response := op.ResponsesDiff.Modified[status]
+			if response.ContentDiff == nil {
+				continue
+			}
+			for _, mt := range slices.Sorted(maps.Keys(response.ContentDiff.MediaTypeModified)) {
+				walkSchemaDiff(response.ContentDiff.MediaTypeModified[mt].SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+					if !allowsAdditional(sd.Base) && allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
+						change(ResponseBodyAdditionalPropertiesAllowed, ResponsePropertyAdditionalPropertiesAllowed, sd, property, status)
+					}
+				})
+			}
+		}
+	})
+	return out
+}
+
+// allowsAdditional reports whether an object of schema s may have
+// properties it does not declare: unless additionalProperties is false.
+func allowsAdditional(s *openapi3.Schema) bool {
+	return s == nil || s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has
+}
+
+// mayBeObject reports whether a value of schema s may be an object, which
+// is all additionalProperties applies to.
+func mayBeObject(s *openapi3.Schema) bool {
+	return s != nil && (s.Type == nil || len(*s.Type) == 0 || s.Type.Includes(openapi3.TypeObject))
+}
+
+// walkSchemaDiff calls visit on sd and on every schema diff below it that
+// one value of the body is read through: properties, items, the values of
+// additionalProperties and the branches of allOf, anyOf and oneOf, with
+// the property's path as oasdiff writes it ("a/b", "a/items/b").
+func walkSchemaDiff(sd *oasdiff.SchemaDiff, property string, visit func(*oasdiff.SchemaDiff, string)) {
+	seen := map[*oasdiff.SchemaDiff]bool{}
+	var walk func(sd *oasdiff.SchemaDiff, property string)
+	walk = func(sd *oasdiff.SchemaDiff, property string) {
+		if sd == nil || seen[sd] {
+			return
+		}
+		seen[sd] = true
+		visit(sd, property)
+		if sd.PropertiesDiff != nil {
+			for _, name := range slices.Sorted(maps.Keys(sd.PropertiesDiff.Modified)) {
+				walk(sd.PropertiesDiff.Modified[name], joinProperty(property, name))
+			}
+		}
+		walk(sd.ItemsDiff, joinProperty(property, "items"))
+		walk(sd.AdditionalPropertiesDiff, joinProperty(property, "additionalProperties"))
+		for _, branches := range []*oasdiff.SubschemasDiff{sd.AllOfDiff, sd.AnyOfDiff, sd.OneOfDiff} {
+			if branches == nil {
+				continue
+			}
+			for _, m := range branches.Modified {
+				walk(m.Diff, property)
+			}
+		}
+	}
+	walk(sd, property)
+}
+
+func joinProperty(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
+}
+
+// parameterSerializationCheck reports a parameter whose style or explode,
+// with their defaults for where it is sent, changed how its value is
+// written: a client writing it as before is then misread. Where every
+// style writes the value alike (a single value in a query or a cookie;
+// explode, for a single value anywhere) nothing changed.
+func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		if op.ParametersDiff == nil {
+			return
+		}
+		for _, in := range slices.Sorted(maps.Keys(op.ParametersDiff.Modified)) {
+			byName := op.ParametersDiff.Modified[in]
+			for _, name := range slices.Sorted(maps.Keys(byName)) {
+				pd := byName[name]
+				if pd.StyleDiff == nil && pd.ExplodeDiff == nil || pd.Base == nil || pd.Revision == nil {
+					continue
+				}
+				from, to, changed := serializationChange(pd.Base, pd.Revision)
+				if !changed {
+					continue
+				}
+				c := ownChange(RequestParameterSerializationChanged, config, sources, path, method, op, []any{in, name, from, to})
+				out = append(out, c.WithSources(fieldSource(pd.Base.Origin, op.Base, sources), fieldSource(pd.Revision.Origin, op.Revision, sources)))
+			}
+		}
+	})
+	return out
+}
+
+// serializationChange tells how two versions of a parameter write its
+// value, and whether that changed for the values it takes.
+func serializationChange(base, revision *openapi3.Parameter) (from, to string, changed bool) {
+	if base.Content != nil || revision.Content != nil {
+		return "", "", false // a content parameter has no style
+	}
+	b, errB := base.SerializationMethod()
+	r, errR := revision.SerializationMethod()
+	if errB != nil || errR != nil || *b == *r {
+		return "", "", false
+	}
+	if single(base) && single(revision) {
+		styleMatters := base.In == openapi3.ParameterInPath
+		if !styleMatters || b.Style == r.Style {
+			return "", "", false
+		}
+	}
+	return describeSerialization(b), describeSerialization(r), true
+}
+
+// single reports whether a parameter takes one primitive value (not an
+// array or an object, nor a schema that may be one).
+func single(p *openapi3.Parameter) bool {
+	if p.Schema == nil || p.Schema.Value == nil || p.Schema.Value.Type == nil || len(*p.Schema.Value.Type) == 0 {
+		return false
+	}
+	for _, t := range *p.Schema.Value.Type {
+		if t == openapi3.TypeArray || t == openapi3.TypeObject {
+			return false
+		}
+	}
+	return true
+}
+
+func describeSerialization(m *openapi3.SerializationMethod) string {
+	if m.Explode {
+		return m.Style + ", exploded"
+	}
+	return m.Style
+}
+
+// forEachOperation calls f on every operation oasdiff found modified, in
+// path and method order.
+func forEachOperation(report *oasdiff.Diff, f func(path, method string, op *oasdiff.MethodDiff)) {
+	if report == nil || report.PathsDiff == nil {
+		return
+	}
+	for _, path := range slices.Sorted(maps.Keys(report.PathsDiff.Modified)) {
+		pathDiff := report.PathsDiff.Modified[path]
+		if pathDiff.OperationsDiff == nil {
+			continue
+		}
+		for _, method := range slices.Sorted(maps.Keys(pathDiff.OperationsDiff.Modified)) {
+			if op := pathDiff.OperationsDiff.Modified[method]; op != nil && op.Revision != nil {
+				f(path, method, op)
+			}
+		}
+	}
+}
+
+func ownChange(id string, config *checker.Config, sources *oasdiff.OperationsSourcesMap, path, method string, op *oasdiff.MethodDiff, args []any) checker.ApiChange {
+	return checker.ApiChange{
+		Id: id, Level: config.LogLevels[id], Args: args,
+		OperationId: op.Revision.OperationID, Operation: method, Path: path,
+		Source: oasload.NewSource((*sources)[op.Revision]),
+	}
+}
+
+// schemaSource is where schema s sits: its additionalProperties key, else
+// the schema itself.
+func schemaSource(s *openapi3.Schema, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
+	if s == nil {
+		return nil
+	}
+	if src := fieldSource(s.Origin, op, sources, "additionalProperties"); src != nil {
+		return src
+	}
+	return fieldSource(s.Origin, op, sources)
+}
+
+// fieldSource is the place of the first of fields the origin records, else
+// of the origin's key.
+func fieldSource(origin *openapi3.Origin, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap, fields ...string) *checker.Source {
+	if origin == nil || op == nil {
+		return nil
+	}
+	for _, field := range fields {
+		if loc, ok := origin.Fields.Lookup(field); ok {
+			return sourceAt(loc, op, sources)
+		}
+	}
+	if len(fields) > 0 || origin.Key == nil {
+		return nil
+	}
+	return sourceAt(*origin.Key, op, sources)
+}
+
+func sourceAt(loc openapi3.Location, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
+	file := oasload.NewSource(loc.File).DisplayPath()
+	if strings.TrimSpace(file) == "" {
+		file = (*sources)[op]
+	}
+	return &checker.Source{File: file, Line: loc.Line, Column: loc.Column}
+}
