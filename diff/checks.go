@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -33,6 +34,18 @@ const (
 	// RequestParameterSerializationChanged: a parameter's style or explode
 	// changed the way its value is written on the wire.
 	RequestParameterSerializationChanged = "request-parameter-serialization-changed"
+	// RequestParameterUniqueItemsSet: an array parameter now refuses
+	// repeated items.
+	RequestParameterUniqueItemsSet = "request-parameter-unique-items-set"
+	// RequestParameterPropertyNarrowed: a value inside a parameter (an
+	// array's items, an object's property) takes fewer values: a bound
+	// set or tightened, a pattern set, repeated items refused. oasdiff
+	// checks the bounds of a parameter's own schema, not of what it holds.
+	RequestParameterPropertyNarrowed = "request-parameter-property-narrowed"
+	// RequestParameterPropertyPatternChanged: the pattern of a value
+	// inside a parameter changed (oasdiff rates a pattern changed as a
+	// warning: it may take more values, or fewer).
+	RequestParameterPropertyPatternChanged = "request-parameter-property-pattern-changed"
 )
 
 // ownCheckMessages are the messages of apiver's own checks, as oasdiff's
@@ -43,6 +56,9 @@ var ownCheckMessages = map[string]string{
 	ResponseBodyAdditionalPropertiesAllowed:       "the response body may now have additional properties for the response status %s",
 	ResponsePropertyAdditionalPropertiesAllowed:   "the response property %s may now have additional properties for the response status %s",
 	RequestParameterSerializationChanged:          "the serialization of the %s request parameter %s changed from %s to %s",
+	RequestParameterUniqueItemsSet:                "the %s request parameter %s no longer takes repeated items",
+	RequestParameterPropertyNarrowed:              "the %s of the property %s of the %s request parameter %s changed from %s to %s",
+	RequestParameterPropertyPatternChanged:        "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
 }
 
 // localizer is oasdiff's default localizer, which also knows the messages
@@ -58,7 +74,7 @@ func localizer() checker.Localizer {
 }
 
 // ownChecks are apiver's checks, run with oasdiff's.
-var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck}
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck, parameterSchemaCheck}
 
 // additionalPropertiesCheck reports, in every request and response body
 // schema oasdiff found modified, an object that changed whether it takes
@@ -74,7 +90,7 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 				id, args = property, append([]any{propertyPath}, args...)
 			}
 			c := ownChange(id, config, sources, path, method, op, args)
-			out = append(out, c.WithSources(schemaSource(sd.Base, op.Base, sources), schemaSource(sd.Revision, op.Revision, sources)))
+			out = append(out, c.WithSources(schemaSource(sd.Base, "additionalProperties", op.Base, sources), schemaSource(sd.Revision, "additionalProperties", op.Revision, sources)))
 		}
 		if body := op.RequestBodyDiff; body != nil && body.ContentDiff != nil {
 			for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
@@ -186,6 +202,113 @@ func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.Operatio
 	return out
 }
 
+// parameterSchemaCheck reports what oasdiff's parameter checks leave out:
+// repeated items refused by a parameter, and the values inside a
+// parameter narrowed (their bounds, pattern and uniqueItems).
+func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		if op.ParametersDiff == nil {
+			return
+		}
+		for _, in := range slices.Sorted(maps.Keys(op.ParametersDiff.Modified)) {
+			byName := op.ParametersDiff.Modified[in]
+			for _, name := range slices.Sorted(maps.Keys(byName)) {
+				pd := byName[name]
+				if pd.SchemaDiff == nil {
+					continue
+				}
+				add := func(id, keyword string, sd *oasdiff.SchemaDiff, args ...any) {
+					c := ownChange(id, config, sources, path, method, op, args)
+					out = append(out, c.WithSources(schemaSource(sd.Base, keyword, op.Base, sources), schemaSource(sd.Revision, keyword, op.Revision, sources)))
+				}
+				walkSchemaDiff(pd.SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+					if sd.Base == nil || sd.Revision == nil {
+						return
+					}
+					if property == "" {
+						if !sd.Base.UniqueItems && sd.Revision.UniqueItems {
+							add(RequestParameterUniqueItemsSet, "uniqueItems", sd, in, name)
+						}
+						return
+					}
+					for _, n := range narrowings(sd.Base, sd.Revision) {
+						if n.keyword == "maxItems" && sd == pd.SchemaDiff.ItemsDiff && itemsMaxItemsReported(pd.SchemaDiff) {
+							continue
+						}
+						add(RequestParameterPropertyNarrowed, n.keyword, sd, n.keyword, property, in, name, n.from, n.to)
+					}
+					if b, r := sd.Base.Pattern, sd.Revision.Pattern; b != "" && r != "" && b != r && r != ".*" {
+						add(RequestParameterPropertyPatternChanged, "pattern", sd, property, in, name, b, r)
+					}
+				})
+			}
+		}
+	})
+	return out
+}
+
+// itemsMaxItemsReported reports whether oasdiff's maxItems check of a
+// parameter reports its items' maxItems, as it does where the parameter's
+// own did not change and the items' changed from one bound to another.
+func itemsMaxItemsReported(sd *oasdiff.SchemaDiff) bool {
+	items := sd.ItemsDiff
+	return sd.MaxItemsDiff == nil && items != nil && items.MaxItemsDiff != nil && items.MaxItemsDiff.From != nil && items.MaxItemsDiff.To != nil
+}
+
+type narrowing struct{ keyword, from, to string }
+
+// narrowings are the keywords by which revision takes fewer values than
+// base: a bound set or tightened, a pattern set, repeated items refused.
+func narrowings(base, revision *openapi3.Schema) []narrowing {
+	var out []narrowing
+	upper := func(keyword string, b, r *float64) {
+		if r != nil && (b == nil || *r < *b) {
+			out = append(out, narrowing{keyword, bound(b), bound(r)})
+		}
+	}
+	lower := func(keyword string, b, r *float64) {
+		if r != nil && (b == nil || *r > *b) {
+			out = append(out, narrowing{keyword, bound(b), bound(r)})
+		}
+	}
+	count := func(n *uint64) *float64 {
+		if n == nil {
+			return nil
+		}
+		f := float64(*n)
+		return &f
+	}
+	least := func(n uint64) *float64 {
+		if n == 0 {
+			return nil // 0 bounds nothing
+		}
+		return count(&n)
+	}
+	lower("minLength", least(base.MinLength), least(revision.MinLength))
+	upper("maxLength", count(base.MaxLength), count(revision.MaxLength))
+	lower("minimum", base.Min, revision.Min)
+	upper("maximum", base.Max, revision.Max)
+	lower("minItems", least(base.MinItems), least(revision.MinItems))
+	upper("maxItems", count(base.MaxItems), count(revision.MaxItems))
+	lower("minProperties", least(base.MinProps), least(revision.MinProps))
+	upper("maxProperties", count(base.MaxProps), count(revision.MaxProps))
+	if base.Pattern == "" && revision.Pattern != "" && revision.Pattern != ".*" {
+		out = append(out, narrowing{"pattern", "none", revision.Pattern})
+	}
+	if !base.UniqueItems && revision.UniqueItems {
+		out = append(out, narrowing{"uniqueItems", "false", "true"})
+	}
+	return out
+}
+
+func bound(f *float64) string {
+	if f == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
+}
+
 // serializationChange tells how two versions of a parameter write its
 // value, and whether that changed for the values it takes.
 func serializationChange(base, revision *openapi3.Parameter) (from, to string, changed bool) {
@@ -254,13 +377,13 @@ func ownChange(id string, config *checker.Config, sources *oasdiff.OperationsSou
 	}
 }
 
-// schemaSource is where schema s sits: its additionalProperties key, else
-// the schema itself.
-func schemaSource(s *openapi3.Schema, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
+// schemaSource is where a keyword of schema s is written, else where s
+// is.
+func schemaSource(s *openapi3.Schema, keyword string, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
 	if s == nil {
 		return nil
 	}
-	if src := fieldSource(s.Origin, op, sources, "additionalProperties"); src != nil {
+	if src := fieldSource(s.Origin, op, sources, keyword); src != nil {
 		return src
 	}
 	return fieldSource(s.Origin, op, sources)

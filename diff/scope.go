@@ -48,6 +48,9 @@ var OwnChanges = []OwnChange{
 	{ID: RequestPropertyAdditionalPropertiesDisallowed, Purpose: "a request property's object that took properties it does not declare (additionalProperties absent, true or a schema) refuses them (false)", Level: checker.ERR},
 	{ID: ResponseBodyAdditionalPropertiesAllowed, Purpose: "a response body object that could not have properties it does not declare (additionalProperties: false) may have them", Level: checker.WARN},
 	{ID: ResponsePropertyAdditionalPropertiesAllowed, Purpose: "a response property's object that could not have properties it does not declare (additionalProperties: false) may have them", Level: checker.WARN},
+	{ID: RequestParameterUniqueItemsSet, Purpose: "an array request parameter refuses repeated items (uniqueItems set)", Level: checker.ERR},
+	{ID: RequestParameterPropertyNarrowed, Purpose: "a value inside a request parameter (an array's items, an object's property) takes fewer values: a length, numeric, item or property count bound set or tightened, a pattern set, repeated items refused", Level: checker.ERR},
+	{ID: RequestParameterPropertyPatternChanged, Purpose: "the pattern of a value inside a request parameter changed", Level: checker.WARN},
 	{ID: RequestParameterSerializationChanged, Purpose: "a request parameter's style or explode (with their defaults) changed how its value is written; not for a single value where every style writes it alike", Level: checker.ERR},
 }
 
