@@ -59,6 +59,7 @@ var ownCheckMessages = map[string]string{
 	RequestParameterUniqueItemsSet:                "the %s request parameter %s no longer takes repeated items",
 	RequestParameterPropertyNarrowed:              "the %s of the property %s of the %s request parameter %s changed from %s to %s",
 	RequestParameterPropertyPatternChanged:        "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
+	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
 }
 
 // localizer is oasdiff's default localizer, which also knows the messages

@@ -260,7 +260,7 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		}
 	}
 	for _, p := range pairs {
-		p.Changes = names.dedupe(j.scope(p, append(p.Changes, j.lifecycleChanges(p)...)))
+		p.Changes = names.dedupe(j.scope(p, slices.Concat(p.Changes, j.lifecycleChanges(p), j.payloadChanges(p))))
 	}
 	return names.dedupe(documentChanges), nil
 }

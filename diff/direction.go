@@ -170,3 +170,50 @@ func webhookOf(operation string) string {
 	_, path, _ := strings.Cut(operation, " ")
 	return strings.TrimPrefix(path, versions.WebhookPrefix)
 }
+
+// PayloadBodyBecameOptional is apiver's change of a webhook's or a
+// callback's payload that the API may now send without a body: a
+// consumer that reads the body then gets none. (The payload is judged as a
+// response, which has no optional body, so no check of oasdiff sees it.)
+const PayloadBodyBecameOptional = "payload-body-became-optional"
+
+// payloadChanges are the changes of an outbound pair's payload that its
+// turned diff cannot show: its body made optional.
+func (j judge) payloadChanges(p pairing) []Change {
+	d := p.direction()
+	if !d.Outbound() || p.base == nil || p.revision == nil || !bodyRequired(p.base.op) || bodyRequired(p.revision.op) || p.revision.op.RequestBody == nil {
+		return nil
+	}
+	level := j.level(PayloadBodyBecameOptional)
+	if level == checker.NONE {
+		return nil
+	}
+	c := Change{Operation: p.Operation, Version: p.Version, ID: PayloadBodyBecameOptional, Level: LevelOf(level), Message: j.localize(PayloadBodyBecameOptional, outboundName(d))}
+	body := p.revision.op.RequestBody
+	var at *openapi3.Location
+	if body.Value != nil && body.Value.Origin != nil {
+		if l, ok := body.Value.Origin.Fields.Lookup("required"); ok {
+			at = &l
+		} else {
+			at = body.Value.Origin.Key
+		}
+	}
+	if at == nil && body.Origin != nil {
+		at = body.Origin.Key
+	}
+	if at != nil && at.Line > 0 {
+		c.Location = &Location{File: p.revision.file, Line: at.Line, Column: at.Column, Ref: j.revisionRef}
+	}
+	return []Change{c}
+}
+
+func outboundName(d versions.Direction) string {
+	if d == versions.Webhook {
+		return "webhook"
+	}
+	return "callback"
+}
+
+func bodyRequired(op *openapi3.Operation) bool {
+	return op.RequestBody != nil && op.RequestBody.Value != nil && op.RequestBody.Value.Required
+}
