@@ -1,0 +1,68 @@
+package diff
+
+import (
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// TestSerializationChange holds the parameter check to the effective
+// serialization: a style or explode change is one only where it changes
+// how the parameter's values are written.
+func TestSerializationChange(t *testing.T) {
+	yes, no := true, false
+	param := func(in, typ, style string, explode *bool) *openapi3.Parameter {
+		p := &openapi3.Parameter{Name: "p", In: in, Style: style, Explode: explode}
+		if typ != "" {
+			p.Schema = openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{typ}})
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name           string
+		base, revision *openapi3.Parameter
+		from, to       string
+		changed        bool
+	}{
+		{"query array now pipe-delimited", param("query", "array", "", nil), param("query", "array", "pipeDelimited", nil), "form, exploded", "pipeDelimited", true},
+		{"query array no longer exploded", param("query", "array", "", nil), param("query", "array", "form", &no), "form, exploded", "form", true},
+		{"form's default explode written out", param("query", "array", "", nil), param("query", "array", "form", &yes), "", "", false},
+		{"query object now deepObject", param("query", "object", "form", nil), param("query", "object", "deepObject", nil), "form, exploded", "deepObject, exploded", true},
+		{"one query value, another style", param("query", "integer", "", nil), param("query", "integer", "spaceDelimited", nil), "", "", false},
+		{"one path value, a label", param("path", "string", "", nil), param("path", "string", "label", nil), "simple", "label", true},
+		{"one path value, exploded", param("path", "string", "simple", nil), param("path", "string", "simple", &yes), "", "", false},
+		{"header array exploded", param("header", "array", "", nil), param("header", "array", "", &yes), "simple", "simple, exploded", true},
+		{"no type: may be an array", param("query", "", "", nil), param("query", "", "pipeDelimited", nil), "form, exploded", "pipeDelimited", true},
+		{"a content parameter has no style", &openapi3.Parameter{Name: "p", In: "query", Content: openapi3.NewContentWithJSONSchema(&openapi3.Schema{})}, &openapi3.Parameter{Name: "p", In: "query", Style: "pipeDelimited", Content: openapi3.NewContentWithJSONSchema(&openapi3.Schema{})}, "", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			from, to, changed := serializationChange(c.base, c.revision)
+			if from != c.from || to != c.to || changed != c.changed {
+				t.Errorf("serializationChange = %q, %q, %v; want %q, %q, %v", from, to, changed, c.from, c.to, c.changed)
+			}
+		})
+	}
+}
+
+// TestNarrowings holds the parameter check to the bounds that take values
+// away, and only those.
+func TestNarrowings(t *testing.T) {
+	five, three, ten := uint64(5), uint64(3), uint64(10)
+	one, two := 1.0, 2.0
+	got := narrowings(
+		&openapi3.Schema{MaxLength: &five, Min: &one, MaxItems: &five, MinItems: 2, Pattern: "^a$"},
+		&openapi3.Schema{MaxLength: &three, Min: &two, MaxItems: &ten, MinItems: 1, Pattern: "^b$", UniqueItems: true, MinLength: 1},
+	)
+	want := []narrowing{{"minLength", "none", "1"}, {"maxLength", "5", "3"}, {"minimum", "1", "2"}, {"uniqueItems", "false", "true"}}
+	if len(got) != len(want) {
+		t.Fatalf("narrowings = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("narrowings[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if got := narrowings(&openapi3.Schema{}, &openapi3.Schema{Pattern: ".*"}); len(got) != 0 {
+		t.Errorf("a pattern that takes every value: narrowings = %v, want none", got)
+	}
+}
