@@ -180,25 +180,16 @@ func joinProperty(parent, name string) string {
 // explode, for a single value anywhere) nothing changed.
 func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
-	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
-		if op.ParametersDiff == nil {
+	forEachParameter(report, func(path, method string, op *oasdiff.MethodDiff, in, name string, pd *oasdiff.ParameterDiff) {
+		if pd.StyleDiff == nil && pd.ExplodeDiff == nil || pd.Base == nil || pd.Revision == nil {
 			return
 		}
-		for _, in := range slices.Sorted(maps.Keys(op.ParametersDiff.Modified)) {
-			byName := op.ParametersDiff.Modified[in]
-			for _, name := range slices.Sorted(maps.Keys(byName)) {
-				pd := byName[name]
-				if pd.StyleDiff == nil && pd.ExplodeDiff == nil || pd.Base == nil || pd.Revision == nil {
-					continue
-				}
-				from, to, changed := serializationChange(pd.Base, pd.Revision)
-				if !changed {
-					continue
-				}
-				c := ownChange(RequestParameterSerializationChanged, config, sources, path, method, op, []any{in, name, from, to})
-				out = append(out, c.WithSources(fieldSource(pd.Base.Origin, op.Base, sources), fieldSource(pd.Revision.Origin, op.Revision, sources)))
-			}
+		from, to, changed := serializationChange(pd.Base, pd.Revision)
+		if !changed {
+			return
 		}
+		c := ownChange(RequestParameterSerializationChanged, config, sources, path, method, op, []any{in, name, from, to})
+		out = append(out, c.WithSources(fieldSource(pd.Base.Origin, op.Base, sources), fieldSource(pd.Revision.Origin, op.Revision, sources)))
 	})
 	return out
 }
@@ -208,6 +199,41 @@ func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.Operatio
 // parameter narrowed (their bounds, pattern and uniqueItems).
 func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
+	forEachParameter(report, func(path, method string, op *oasdiff.MethodDiff, in, name string, pd *oasdiff.ParameterDiff) {
+		if pd.SchemaDiff == nil {
+			return
+		}
+		add := func(id, keyword string, sd *oasdiff.SchemaDiff, args ...any) {
+			c := ownChange(id, config, sources, path, method, op, args)
+			out = append(out, c.WithSources(schemaSource(sd.Base, keyword, op.Base, sources), schemaSource(sd.Revision, keyword, op.Revision, sources)))
+		}
+		walkSchemaDiff(pd.SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+			if sd.Base == nil || sd.Revision == nil {
+				return
+			}
+			if property == "" {
+				if !sd.Base.UniqueItems && sd.Revision.UniqueItems {
+					add(RequestParameterUniqueItemsSet, "uniqueItems", sd, in, name)
+				}
+				return
+			}
+			for _, n := range narrowings(sd.Base, sd.Revision) {
+				if n.keyword == "maxItems" && sd == pd.SchemaDiff.ItemsDiff && itemsMaxItemsReported(pd.SchemaDiff) {
+					continue
+				}
+				add(RequestParameterPropertyNarrowed, n.keyword, sd, n.keyword, property, in, name, n.from, n.to)
+			}
+			if b, r := sd.Base.Pattern, sd.Revision.Pattern; b != "" && r != "" && b != r && r != ".*" {
+				add(RequestParameterPropertyPatternChanged, "pattern", sd, property, in, name, b, r)
+			}
+		})
+	})
+	return out
+}
+
+// forEachParameter calls f on every parameter oasdiff found modified, in
+// operation, location and name order.
+func forEachParameter(report *oasdiff.Diff, f func(path, method string, op *oasdiff.MethodDiff, in, name string, pd *oasdiff.ParameterDiff)) {
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
 		if op.ParametersDiff == nil {
 			return
@@ -215,38 +241,10 @@ func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourc
 		for _, in := range slices.Sorted(maps.Keys(op.ParametersDiff.Modified)) {
 			byName := op.ParametersDiff.Modified[in]
 			for _, name := range slices.Sorted(maps.Keys(byName)) {
-				pd := byName[name]
-				if pd.SchemaDiff == nil {
-					continue
-				}
-				add := func(id, keyword string, sd *oasdiff.SchemaDiff, args ...any) {
-					c := ownChange(id, config, sources, path, method, op, args)
-					out = append(out, c.WithSources(schemaSource(sd.Base, keyword, op.Base, sources), schemaSource(sd.Revision, keyword, op.Revision, sources)))
-				}
-				walkSchemaDiff(pd.SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
-					if sd.Base == nil || sd.Revision == nil {
-						return
-					}
-					if property == "" {
-						if !sd.Base.UniqueItems && sd.Revision.UniqueItems {
-							add(RequestParameterUniqueItemsSet, "uniqueItems", sd, in, name)
-						}
-						return
-					}
-					for _, n := range narrowings(sd.Base, sd.Revision) {
-						if n.keyword == "maxItems" && sd == pd.SchemaDiff.ItemsDiff && itemsMaxItemsReported(pd.SchemaDiff) {
-							continue
-						}
-						add(RequestParameterPropertyNarrowed, n.keyword, sd, n.keyword, property, in, name, n.from, n.to)
-					}
-					if b, r := sd.Base.Pattern, sd.Revision.Pattern; b != "" && r != "" && b != r && r != ".*" {
-						add(RequestParameterPropertyPatternChanged, "pattern", sd, property, in, name, b, r)
-					}
-				})
+				f(path, method, op, in, name, byName[name])
 			}
 		}
 	})
-	return out
 }
 
 // itemsMaxItemsReported reports whether oasdiff's maxItems check of a
