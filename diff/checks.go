@@ -15,10 +15,10 @@ import (
 
 // apiver's own checks find what oasdiff's diff holds but none of its
 // checks reports (oasdiff lists them as open gaps): a request that stops
-// accepting properties it did not declare, and a parameter whose wire
-// format changed. They run with oasdiff's, on the same diff, so that the
-// operations oasdiff leaves out (below its stability level) are left out
-// of them too.
+// accepting properties it did not declare, a value inside a parameter
+// narrowed, and a parameter whose wire format changed. They run with
+// oasdiff's, on the same diff, so that the operations oasdiff leaves out
+// (below its stability level) are left out of them too.
 const (
 	// RequestBodyAdditionalPropertiesDisallowed and
 	// RequestPropertyAdditionalPropertiesDisallowed: a request object that
@@ -85,7 +85,12 @@ var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, p
 func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		// A schema on one side only is oasdiff's to tell (a schema added
+		// or removed).
 		change := func(body, property string, sd *oasdiff.SchemaDiff, propertyPath string, args ...any) {
+			if sd.Base == nil || sd.Revision == nil {
+				return
+			}
 			id := body
 			if propertyPath != "" {
 				id, args = property, append([]any{propertyPath}, args...)
