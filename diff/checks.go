@@ -186,7 +186,7 @@ func joinProperty(parent, name string) string {
 func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachParameter(report, func(path, method string, op *oasdiff.MethodDiff, in, name string, pd *oasdiff.ParameterDiff) {
-		if pd.StyleDiff == nil && pd.ExplodeDiff == nil || pd.Base == nil || pd.Revision == nil {
+		if pd.StyleDiff == nil && pd.ExplodeDiff == nil && pd.ContentDiff == nil || pd.Base == nil || pd.Revision == nil {
 			return
 		}
 		from, to, changed := serializationChange(pd.Base, pd.Revision)
@@ -316,8 +316,13 @@ func bound(f *float64) string {
 // serializationChange tells how two versions of a parameter write its
 // value, and whether that changed for the values it takes.
 func serializationChange(base, revision *openapi3.Parameter) (from, to string, changed bool) {
-	if base.Content != nil || revision.Content != nil {
-		return "", "", false // a content parameter has no style
+	if bm, rm := contentForm(base), contentForm(revision); bm != "" || rm != "" {
+		// A parameter serialized by a content map is written as its
+		// media type says, whatever its style.
+		if bm == rm {
+			return "", "", false
+		}
+		return describeForm(base, bm), describeForm(revision, rm), true
 	}
 	b, errB := base.SerializationMethod()
 	r, errR := revision.SerializationMethod()
@@ -345,6 +350,69 @@ func single(p *openapi3.Parameter) bool {
 		}
 	}
 	return true
+}
+
+// contentForm is the media type of a parameter serialized by a content
+// map, "" for one serialized by its style.
+func contentForm(p *openapi3.Parameter) string {
+	for name := range p.Content {
+		return name // one entry: the grammar allows no more
+	}
+	return ""
+}
+
+// describeForm names how a parameter is written: by its media type, or
+// by its style.
+func describeForm(p *openapi3.Parameter, mediaType string) string {
+	if mediaType != "" {
+		return "content " + mediaType
+	}
+	if m, err := p.SerializationMethod(); err == nil {
+		return describeSerialization(m)
+	}
+	return p.Style
+}
+
+// withContentSchemas presents each parameter serialized by a content map
+// (`content: {application/json: {schema: …}}`) with that schema as its
+// own, so that oasdiff's parameter checks, which read a parameter's
+// schema only, judge the values it takes (oasdiff leaves the content form
+// unchecked). The content stays, for the serialization check. op is not
+// changed: a copy has the new parameters.
+func withContentSchemas(op *openapi3.Operation) *openapi3.Operation {
+	var params openapi3.Parameters
+	for i, p := range op.Parameters {
+		schema := contentSchema(p)
+		if schema == nil {
+			continue
+		}
+		if params == nil {
+			params = slices.Clone(op.Parameters)
+		}
+		v := *p.Value
+		v.Schema = schema
+		params[i] = &openapi3.ParameterRef{Ref: p.Ref, Value: &v, Origin: p.Origin}
+	}
+	if params == nil {
+		return op
+	}
+	c := *op
+	c.Parameters = params
+	return &c
+}
+
+// contentSchema is the schema of a parameter's one content media type,
+// nil where it has its own schema or none.
+func contentSchema(p *openapi3.ParameterRef) *openapi3.SchemaRef {
+	if p == nil || p.Value == nil || p.Value.Schema != nil || len(p.Value.Content) != 1 {
+		return nil
+	}
+	for _, mt := range p.Value.Content {
+		if mt != nil {
+			return mt.Schema
+		}
+	}
+	return nil
 }
 
 func describeSerialization(m *openapi3.SerializationMethod) string {

@@ -33,6 +33,7 @@ func TestSerializationChange(t *testing.T) {
 		{"one path value, exploded", param("path", "string", "simple", nil), param("path", "string", "simple", &yes), "", "", false},
 		{"header array exploded", param("header", "array", "", nil), param("header", "array", "", &yes), "simple", "simple, exploded", true},
 		{"no type: may be an array", param("query", "", "", nil), param("query", "", "pipeDelimited", nil), "form, exploded", "pipeDelimited", true},
+		{"content form now a deepObject", &openapi3.Parameter{Name: "p", In: "query", Content: openapi3.NewContentWithJSONSchema(&openapi3.Schema{})}, param("query", "object", "deepObject", nil), "content application/json", "deepObject, exploded", true},
 		{"a content parameter has no style", &openapi3.Parameter{Name: "p", In: "query", Content: openapi3.NewContentWithJSONSchema(&openapi3.Schema{})}, &openapi3.Parameter{Name: "p", In: "query", Style: "pipeDelimited", Content: openapi3.NewContentWithJSONSchema(&openapi3.Schema{})}, "", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -179,9 +179,10 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 			}
 			// Each side keeps its own path, so oasdiff maps renamed path
 			// parameters as it does between two documents.
-			op := s.side.op
+			op := withContentSchemas(s.side.op)
 			if s.side.direction.Outbound() {
-				op = turned(op)
+				// The consumer's answer headers become parameters.
+				op = withContentSchemas(turned(op))
 			}
 			item := &openapi3.PathItem{}
 			item.SetOperation(s.side.method, op)
