@@ -46,6 +46,10 @@ const (
 	// inside a parameter changed (oasdiff rates a pattern changed as a
 	// warning: it may take more values, or fewer).
 	RequestParameterPropertyPatternChanged = "request-parameter-property-pattern-changed"
+	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
+	// offers one of its flows; a client that gets its tokens by it is
+	// refused.
+	SecurityOAuthFlowRemoved = "api-security-component-oauth-flow-removed"
 )
 
 // ownCheckMessages are the messages of apiver's own checks, as oasdiff's
@@ -60,6 +64,7 @@ var ownCheckMessages = map[string]string{
 	RequestParameterPropertyNarrowed:              "the %s of the property %s of the %s request parameter %s changed from %s to %s",
 	RequestParameterPropertyPatternChanged:        "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
 	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
+	SecurityOAuthFlowRemoved:                      "the %s flow was removed from the security scheme %s",
 }
 
 // localizer is oasdiff's default localizer, which also knows the messages
@@ -75,7 +80,51 @@ func localizer() checker.Localizer {
 }
 
 // ownChecks are apiver's checks, run with oasdiff's.
-var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck, parameterSchemaCheck}
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
+
+// oauthFlowsCheck reports an OAuth 2 flow that a security scheme no
+// longer offers (oasdiff checks a flow's URLs and scopes, not the flow).
+func oauthFlowsCheck(report *oasdiff.Diff, _ *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	if report == nil || report.ComponentsDiff == nil || report.ComponentsDiff.SecuritySchemesDiff == nil {
+		return out
+	}
+	schemes := report.ComponentsDiff.SecuritySchemesDiff
+	for _, name := range slices.Sorted(maps.Keys(schemes.Modified)) {
+		flows := schemes.Modified[name].OAuthFlowsDiff
+		if flows == nil {
+			continue
+		}
+		for _, flow := range []struct {
+			name string
+			diff *oasdiff.OAuthFlowDiff
+		}{{"implicit", flows.ImplicitDiff}, {"password", flows.PasswordDiff}, {"clientCredentials", flows.ClientCredentialsDiff}, {"authorizationCode", flows.AuthorizationCodeDiff}} {
+			if flow.diff == nil || !flow.diff.Deleted {
+				continue
+			}
+			var base *checker.Source
+			if ref := schemes.Base[name]; ref != nil && ref.Value != nil && ref.Value.Flows != nil {
+				base = originSource(ref.Value.Flows.Origin, flow.name)
+			}
+			out = append(out, checker.ComponentChange{
+				Id: SecurityOAuthFlowRemoved, Level: config.LogLevels[SecurityOAuthFlowRemoved],
+				Args: []any{flow.name, name}, Component: "securitySchemes",
+			}.WithSources(base, nil))
+		}
+	}
+	return out
+}
+
+// originSource is where an origin records a field, nil where it does not.
+func originSource(origin *openapi3.Origin, field string) *checker.Source {
+	if origin == nil {
+		return nil
+	}
+	if loc, ok := origin.Fields.Lookup(field); ok {
+		return &checker.Source{File: oasload.NewSource(loc.File).DisplayPath(), Line: loc.Line, Column: loc.Column}
+	}
+	return nil
+}
 
 // additionalPropertiesCheck reports, in every request and response body
 // schema oasdiff found modified, an object that changed whether it takes

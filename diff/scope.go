@@ -52,6 +52,7 @@ var OwnChanges = []OwnChange{
 	{ID: RequestParameterPropertyNarrowed, Purpose: "a value inside a request parameter (an array's items, an object's property) takes fewer values: a length, numeric, item or property count bound set or tightened, a pattern set, repeated items refused", Level: checker.ERR},
 	{ID: RequestParameterPropertyPatternChanged, Purpose: "the pattern of a value inside a request parameter changed", Level: checker.WARN},
 	{ID: PayloadBodyBecameOptional, Purpose: "a webhook's or callback's payload that the API may now send without a body (requestBody no longer required)", Level: checker.ERR},
+	{ID: SecurityOAuthFlowRemoved, Purpose: "an OAuth 2 security scheme no longer offers one of its flows (implicit, password, clientCredentials, authorizationCode)", Level: checker.ERR},
 	{ID: RequestParameterSerializationChanged, Purpose: "a request parameter's style or explode (with their defaults) changed how its value is written; not for a single value where every style writes it alike", Level: checker.ERR},
 }
 

@@ -153,7 +153,7 @@ var DocumentChecks = []string{
 	"api-security-component-oauth-scope-changed", "api-security-component-oauth-scope-removed",
 	"api-security-component-oauth-token-url-changed", "api-security-component-oauth-url-changed",
 	"api-security-component-openid-connect-url-changed", "api-security-component-removed", "api-security-component-type-changed",
-	"api-version-decreased", "api-version-not-bumped",
+	"api-version-decreased", "api-version-not-bumped", SecurityOAuthFlowRemoved,
 }
 
 // JudgedByDate reports the checks apiver rates itself against the policy's
