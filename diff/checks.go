@@ -104,7 +104,7 @@ func oauthFlowsCheck(report *oasdiff.Diff, _ *oasdiff.OperationsSourcesMap, conf
 			}
 			var base *checker.Source
 			if ref := schemes.Base[name]; ref != nil && ref.Value != nil && ref.Value.Flows != nil {
-				base = originSource(ref.Value.Flows.Origin, flow.name)
+				base = sourceAt(fieldLocation(ref.Value.Flows.Origin, flow.name), nil, nil)
 			}
 			out = append(out, checker.ComponentChange{
 				Id: SecurityOAuthFlowRemoved, Level: config.LogLevels[SecurityOAuthFlowRemoved],
@@ -113,17 +113,6 @@ func oauthFlowsCheck(report *oasdiff.Diff, _ *oasdiff.OperationsSourcesMap, conf
 		}
 	}
 	return out
-}
-
-// originSource is where an origin records a field, nil where it does not.
-func originSource(origin *openapi3.Origin, field string) *checker.Source {
-	if origin == nil {
-		return nil
-	}
-	if loc, ok := origin.Fields.Lookup(field); ok {
-		return &checker.Source{File: oasload.NewSource(loc.File).DisplayPath(), Line: loc.Line, Column: loc.Column}
-	}
-	return nil
 }
 
 // additionalPropertiesCheck reports, in every request and response body
@@ -145,11 +134,12 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 				id, args = property, append([]any{propertyPath}, args...)
 			}
 			c := ownChange(id, config, sources, path, method, op, args)
-			out = append(out, c.WithSources(schemaSource(sd.Base, "additionalProperties", op.Base, sources), schemaSource(sd.Revision, "additionalProperties", op.Revision, sources)))
+			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, "additionalProperties"), op.Base, sources),
+				sourceAt(fieldLocation(sd.Revision.Origin, "additionalProperties"), op.Revision, sources)))
 		}
 		if body := op.RequestBodyDiff; body != nil && body.ContentDiff != nil {
 			for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
-				walkSchemaDiff(body.ContentDiff.MediaTypeModified[mt].SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+				walkSchemaDiff(body.ContentDiff.MediaTypeModified[mt].SchemaDiff, func(sd *oasdiff.SchemaDiff, property string) {
 					if allowsAdditional(sd.Base) && !allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
 						change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, sd, property)
 					}
@@ -165,7 +155,7 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 				continue
 			}
 			for _, mt := range slices.Sorted(maps.Keys(response.ContentDiff.MediaTypeModified)) {
-				walkSchemaDiff(response.ContentDiff.MediaTypeModified[mt].SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+				walkSchemaDiff(response.ContentDiff.MediaTypeModified[mt].SchemaDiff, func(sd *oasdiff.SchemaDiff, property string) {
 					if !allowsAdditional(sd.Base) && allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
 						change(ResponseBodyAdditionalPropertiesAllowed, ResponsePropertyAdditionalPropertiesAllowed, sd, property, status)
 					}
@@ -192,7 +182,7 @@ func mayBeObject(s *openapi3.Schema) bool {
 // one value of the body is read through: properties, items, the values of
 // additionalProperties and the branches of allOf, anyOf and oneOf, with
 // the property's path as oasdiff writes it ("a/b", "a/items/b").
-func walkSchemaDiff(sd *oasdiff.SchemaDiff, property string, visit func(*oasdiff.SchemaDiff, string)) {
+func walkSchemaDiff(sd *oasdiff.SchemaDiff, visit func(*oasdiff.SchemaDiff, string)) {
 	seen := map[*oasdiff.SchemaDiff]bool{}
 	var walk func(sd *oasdiff.SchemaDiff, property string)
 	walk = func(sd *oasdiff.SchemaDiff, property string) {
@@ -217,7 +207,7 @@ func walkSchemaDiff(sd *oasdiff.SchemaDiff, property string, visit func(*oasdiff
 			}
 		}
 	}
-	walk(sd, property)
+	walk(sd, "")
 }
 
 func joinProperty(parent, name string) string {
@@ -243,7 +233,7 @@ func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.Operatio
 			return
 		}
 		c := ownChange(RequestParameterSerializationChanged, config, sources, path, method, op, []any{in, name, from, to})
-		out = append(out, c.WithSources(fieldSource(pd.Base.Origin, op.Base, sources), fieldSource(pd.Revision.Origin, op.Revision, sources)))
+		out = append(out, c.WithSources(sourceAt(fieldLocation(pd.Base.Origin, ""), op.Base, sources), sourceAt(fieldLocation(pd.Revision.Origin, ""), op.Revision, sources)))
 	})
 	return out
 }
@@ -259,9 +249,9 @@ func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourc
 		}
 		add := func(id, keyword string, sd *oasdiff.SchemaDiff, args ...any) {
 			c := ownChange(id, config, sources, path, method, op, args)
-			out = append(out, c.WithSources(schemaSource(sd.Base, keyword, op.Base, sources), schemaSource(sd.Revision, keyword, op.Revision, sources)))
+			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, keyword), op.Base, sources), sourceAt(fieldLocation(sd.Revision.Origin, keyword), op.Revision, sources)))
 		}
-		walkSchemaDiff(pd.SchemaDiff, "", func(sd *oasdiff.SchemaDiff, property string) {
+		walkSchemaDiff(pd.SchemaDiff, func(sd *oasdiff.SchemaDiff, property string) {
 			if sd.Base == nil || sd.Revision == nil {
 				return
 			}
@@ -498,38 +488,26 @@ func ownChange(id string, config *checker.Config, sources *oasdiff.OperationsSou
 	}
 }
 
-// schemaSource is where a keyword of schema s is written, else where s
-// is.
-func schemaSource(s *openapi3.Schema, keyword string, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
-	if s == nil {
+// fieldLocation is where origin records field, else its key (field ""
+// reads the key); nil when there is no origin.
+func fieldLocation(origin *openapi3.Origin, field string) *openapi3.Location {
+	if origin == nil {
 		return nil
 	}
-	if src := fieldSource(s.Origin, op, sources, keyword); src != nil {
-		return src
+	if loc, ok := origin.Fields.Lookup(field); ok {
+		return &loc
 	}
-	return fieldSource(s.Origin, op, sources)
+	return origin.Key
 }
 
-// fieldSource is the place of the first of fields the origin records, else
-// of the origin's key.
-func fieldSource(origin *openapi3.Origin, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap, fields ...string) *checker.Source {
-	if origin == nil || op == nil {
+// sourceAt is a change's source at loc, in op's file where loc names none
+// (op nil: no file); nil where loc is.
+func sourceAt(loc *openapi3.Location, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
+	if loc == nil {
 		return nil
 	}
-	for _, field := range fields {
-		if loc, ok := origin.Fields.Lookup(field); ok {
-			return sourceAt(loc, op, sources)
-		}
-	}
-	if len(fields) > 0 || origin.Key == nil {
-		return nil
-	}
-	return sourceAt(*origin.Key, op, sources)
-}
-
-func sourceAt(loc openapi3.Location, op *openapi3.Operation, sources *oasdiff.OperationsSourcesMap) *checker.Source {
 	file := oasload.NewSource(loc.File).DisplayPath()
-	if strings.TrimSpace(file) == "" {
+	if strings.TrimSpace(file) == "" && op != nil {
 		file = (*sources)[op]
 	}
 	return &checker.Source{File: file, Line: loc.Line, Column: loc.Column}

@@ -191,15 +191,11 @@ func (j judge) payloadChanges(p pairing) []Change {
 	c := Change{Operation: p.Operation, Version: p.Version, ID: PayloadBodyBecameOptional, Level: LevelOf(level), Message: j.localize(PayloadBodyBecameOptional, outboundName(d))}
 	body := p.revision.op.RequestBody
 	var at *openapi3.Location
-	if body.Value != nil && body.Value.Origin != nil {
-		if l, ok := body.Value.Origin.Fields.Lookup("required"); ok {
-			at = &l
-		} else {
-			at = body.Value.Origin.Key
-		}
+	if body.Value != nil {
+		at = fieldLocation(body.Value.Origin, "required")
 	}
-	if at == nil && body.Origin != nil {
-		at = body.Origin.Key
+	if at == nil {
+		at = fieldLocation(body.Origin, "")
 	}
 	if at != nil && at.Line > 0 {
 		c.Location = &Location{File: p.revision.file, Line: at.Line, Column: at.Column, Ref: j.revisionRef}

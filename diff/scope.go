@@ -41,9 +41,9 @@ type OwnChange struct {
 
 // OwnChanges are listed by `apiver rules` with oasdiff's checks.
 var OwnChanges = []OwnChange{
-	{VersionRemoved, "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", removedWithoutDeprecation, checker.NONE},
-	{VersionReplaced, "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", EndpointDeprecated, checker.NONE},
-	{VersionAdded, "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", endpointAdded, checker.NONE},
+	{ID: VersionRemoved, Purpose: "version deleted while its operation keeps other versions; rated as an endpoint deleted (api-removed-without-deprecation, or -with-deprecation once a newer version or `deprecated` deprecated it, or -before-sunset before its x-sunset)", RatedAs: removedWithoutDeprecation},
+	{ID: VersionReplaced, Purpose: "version replaced by a newer one in a latest-version series: deprecated, not removed; rated as endpoint-deprecated", RatedAs: EndpointDeprecated},
+	{ID: VersionAdded, Purpose: "version added, with nothing before it, to an operation that already had others (a pre-release, or one older than them); rated as endpoint-added", RatedAs: endpointAdded},
 	{ID: RequestBodyAdditionalPropertiesDisallowed, Purpose: "a request body object that took properties it does not declare (additionalProperties absent, true or a schema) refuses them (false)", Level: checker.ERR},
 	{ID: RequestPropertyAdditionalPropertiesDisallowed, Purpose: "a request property's object that took properties it does not declare (additionalProperties absent, true or a schema) refuses them (false)", Level: checker.ERR},
 	{ID: ResponseBodyAdditionalPropertiesAllowed, Purpose: "a response body object that could not have properties it does not declare (additionalProperties: false) may have them", Level: checker.WARN},

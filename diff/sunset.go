@@ -101,16 +101,8 @@ func (j judge) lifecycleChanges(p pairing) []Change {
 			return nil
 		}
 		c := Change{Operation: p.Operation, Version: p.Version, ID: id, Level: LevelOf(level), Message: message}
-		if origin := s.op.Origin; origin != nil {
-			line, column := 0, 0
-			if l, ok := origin.Fields.Lookup(field); ok {
-				line, column = l.Line, l.Column
-			} else if origin.Key != nil {
-				line, column = origin.Key.Line, origin.Key.Column
-			}
-			if line > 0 {
-				c.Location = &Location{File: s.file, Line: line, Column: column, Ref: ref}
-			}
+		if at := fieldLocation(s.op.Origin, field); at != nil && at.Line > 0 {
+			c.Location = &Location{File: s.file, Line: at.Line, Column: at.Column, Ref: ref}
 		}
 		out = append(out, c)
 		return &out[len(out)-1]
