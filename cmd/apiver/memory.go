@@ -70,13 +70,27 @@ func environmentSetsCollector() bool {
 }
 
 func budget(limit int64) {
+	limit = max(minimumBudget, limit)
+	hugePagesOnce.Do(func() { preferHugePages(min(hugePagesPerBudget*limit, maxHugePages)) })
 	if environmentSetsCollector() || settled.Load() {
 		return
 	}
 	debug.SetGCPercent(gcPercent)
-	debug.SetMemoryLimit(max(minimumBudget, limit))
+	debug.SetMemoryLimit(limit)
 	followLiveHeapOnce.Do(followLiveHeap)
 }
+
+// The heap asked to have huge pages (preferHugePages) is twice the first
+// budget: a command's heap outgrows its budget (followLiveHeap), a pair of
+// two snapshots a month apart to about twice it. The region is address
+// space, not memory, but a system that refuses to overcommit would count
+// it: so it is bounded.
+const (
+	hugePagesPerBudget = 2
+	maxHugePages       = 1 << 30
+)
+
+var hugePagesOnce sync.Once
 
 var followLiveHeapOnce sync.Once
 
