@@ -76,7 +76,7 @@ name). One snapshot is a history of one release: it is read and checked as any o
 				return err
 			}
 			if !history.Documents {
-				budgetHistoryMemory(largestFile(history.Paths) * int64(pipeline.SnapshotsHeld()))
+				budgetHistoryMemory(largestFile(history.Paths)*int64(pipeline.SnapshotsHeld()), full || load.FullPipelineFromEnv())
 			}
 			filter, err := pathFilter.filter()
 			if err != nil {

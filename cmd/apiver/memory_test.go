@@ -17,8 +17,8 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	settled.Store(false)  // a check run before in this process settled it
-	budgetMemory(1 << 20) // a budget of 64 MiB
+	settled.Store(false)         // a check run before in this process settled it
+	memoryBudget(false)(1 << 20) // a budget of 64 MiB
 	held := make([]byte, 256<<20)
 	for i := range held {
 		held[i] = byte(i)

@@ -247,7 +247,7 @@ func registerPipeline(fs *pflag.FlagSet, full, verbose *bool) {
 // pipelineOptions are the pipeline's options for the config and the
 // flags every comparing command takes: --full-pipeline and --verbose.
 func pipelineOptions(cfg policy.Config, full, verbose bool, stderr io.Writer) pipeline.Options {
-	opts := pipeline.Options{Config: cfg, Full: full, Budget: budgetMemory, Settled: settleMemory}
+	opts := pipeline.Options{Config: cfg, Full: full, Budget: memoryBudget(full || load.FullPipelineFromEnv()), Settled: settleMemory}
 	if verbose && stderr != nil {
 		opts.Note = func(note string) { fmt.Fprintf(stderr, "apiver: %s\n", oneLine(note)) }
 	}
