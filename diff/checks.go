@@ -46,6 +46,17 @@ const (
 	// inside a parameter changed (oasdiff rates a pattern changed as a
 	// warning: it may take more values, or fewer).
 	RequestParameterPropertyPatternChanged = "request-parameter-property-pattern-changed"
+	// RequestBodyItemsSet, RequestPropertyItemsSet and
+	// RequestParameterItemsSet: an array that took any items now takes
+	// only those of an items schema.
+	RequestBodyItemsSet      = "request-body-items-set"
+	RequestPropertyItemsSet  = "request-property-items-set"
+	RequestParameterItemsSet = "request-parameter-items-set"
+	// RequestBodyNotSet, RequestPropertyNotSet and RequestParameterNotSet:
+	// a request value now refuses whatever a not schema matches.
+	RequestBodyNotSet      = "request-body-not-set"
+	RequestPropertyNotSet  = "request-property-not-set"
+	RequestParameterNotSet = "request-parameter-not-set"
 	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
 	// offers one of its flows; a client that gets its tokens by it is
 	// refused.
@@ -63,6 +74,12 @@ var ownCheckMessages = map[string]string{
 	RequestParameterUniqueItemsSet:                "the %s request parameter %s no longer takes repeated items",
 	RequestParameterPropertyNarrowed:              "the %s of the property %s of the %s request parameter %s changed from %s to %s",
 	RequestParameterPropertyPatternChanged:        "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
+	RequestBodyItemsSet:                           "the request body's array items are now restricted by an items schema",
+	RequestPropertyItemsSet:                       "the items of the request property %s are now restricted by an items schema",
+	RequestParameterItemsSet:                      "the items of the %s request parameter %s are now restricted by an items schema",
+	RequestBodyNotSet:                             "the request body now refuses what a not schema matches",
+	RequestPropertyNotSet:                         "the request property %s now refuses what a not schema matches",
+	RequestParameterNotSet:                        "the %s request parameter %s now refuses what a not schema matches",
 	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
 	SecurityOAuthFlowRemoved:                      "the %s flow was removed from the security scheme %s",
 }
@@ -80,7 +97,7 @@ func localizer() checker.Localizer {
 }
 
 // ownChecks are apiver's checks, run with oasdiff's.
-var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, requestSubschemaCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
 
 // oauthFlowsCheck reports an OAuth 2 flow that a security scheme no
 // longer offers (oasdiff checks a flow's URLs and scopes, not the flow).
@@ -137,15 +154,11 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, "additionalProperties"), op.Base, sources),
 				sourceAt(fieldLocation(sd.Revision.Origin, "additionalProperties"), op.Revision, sources)))
 		}
-		if body := op.RequestBodyDiff; body != nil && body.ContentDiff != nil {
-			for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
-				walkSchemaDiff(body.ContentDiff.MediaTypeModified[mt].SchemaDiff, func(sd *oasdiff.SchemaDiff, property string) {
-					if allowsAdditional(sd.Base) && !allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
-						change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, sd, property)
-					}
-				})
+		forEachRequestSchema(op, func(sd *oasdiff.SchemaDiff, property string) {
+			if allowsAdditional(sd.Base) && !allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
+				change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, sd, property)
 			}
-		}
+		})
 		if op.ResponsesDiff == nil {
 			return
 		}
@@ -164,6 +177,85 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 		}
 	})
 	return out
+}
+
+// forEachRequestSchema calls visit on every schema diff of op's request
+// body, as walkSchemaDiff does.
+func forEachRequestSchema(op *oasdiff.MethodDiff, visit func(sd *oasdiff.SchemaDiff, property string)) {
+	body := op.RequestBodyDiff
+	if body == nil || body.ContentDiff == nil {
+		return
+	}
+	for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
+		walkSchemaDiff(body.ContentDiff.MediaTypeModified[mt].SchemaDiff, visit)
+	}
+}
+
+// requestSubschemaCheck reports a request schema that gained a subschema
+// that refuses values it took: items where an array took any items, or a
+// not schema.
+func requestSubschemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		forEachRequestSchema(op, func(sd *oasdiff.SchemaDiff, property string) {
+			if sd.Base == nil || sd.Revision == nil {
+				return
+			}
+			for _, n := range subschemasSet(sd.Base, sd.Revision) {
+				id, args := RequestBodyItemsSet, []any{}
+				switch {
+				case n.keyword == "items" && property != "":
+					id, args = RequestPropertyItemsSet, []any{property}
+				case n.keyword == "not" && property == "":
+					id = RequestBodyNotSet
+				case n.keyword == "not":
+					id, args = RequestPropertyNotSet, []any{property}
+				}
+				c := ownChange(id, config, sources, path, method, op, args)
+				out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, ""), op.Base, sources),
+					sourceAt(fieldLocation(sd.Revision.Origin, n.keyword), op.Revision, sources)))
+			}
+		})
+	})
+	return out
+}
+
+// subschemasSet are the subschemas revision has and base had not that
+// refuse values base took: items that constrain the items of what was and
+// is an array (where the type changed, oasdiff tells that), and a not
+// schema. A boolean items schema is left to oasdiff (false is its
+// schema-became-false; true takes every item), as is not: false, which
+// refuses nothing.
+func subschemasSet(base, revision *openapi3.Schema) []narrowing {
+	var out []narrowing
+	if base.Items == nil && revision.Items != nil && mayBeArray(base) && mayBeArray(revision) && !boolean(revision.Items) && constrains(revision.Items) {
+		out = append(out, narrowing{"items", "none", "a schema"})
+	}
+	if base.Not == nil && revision.Not != nil && !isBoolean(revision.Not, false) {
+		out = append(out, narrowing{"not", "none", "a schema"})
+	}
+	return out
+}
+
+// constrains reports whether a subschema refuses some value: it has a
+// keyword that constrains (kin-openapi's IsEmpty), or a not schema, which
+// IsEmpty passes over where it is empty although it then refuses all.
+func constrains(s *openapi3.SchemaRef) bool {
+	return s.Value == nil || !s.Value.IsEmpty() || s.Value.Not != nil
+}
+
+// boolean reports whether s is a boolean schema (true or false).
+func boolean(s *openapi3.SchemaRef) bool { return s.Value != nil && s.Value.Always != nil }
+
+// isBoolean reports whether s is the boolean schema value.
+func isBoolean(s *openapi3.SchemaRef, value bool) bool {
+	return boolean(s) && *s.Value.Always == value
+}
+
+// mayBeArray reports whether a value of schema s may be an array, which
+// is all items applies to.
+func mayBeArray(s *openapi3.Schema) bool {
+	return s.Type == nil || len(*s.Type) == 0 || s.Type.Includes(openapi3.TypeArray)
 }
 
 // allowsAdditional reports whether an object of schema s may have
@@ -225,10 +317,13 @@ func joinProperty(parent, name string) string {
 func parameterSerializationCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachParameter(report, func(path, method string, op *oasdiff.MethodDiff, in, name string, pd *oasdiff.ParameterDiff) {
-		if pd.StyleDiff == nil && pd.ExplodeDiff == nil && pd.ContentDiff == nil || pd.Base == nil || pd.Revision == nil {
+		if pd.StyleDiff == nil && pd.ExplodeDiff == nil && pd.ContentDiff == nil && pd.AllowReservedDiff == nil || pd.Base == nil || pd.Revision == nil {
 			return
 		}
 		from, to, changed := serializationChange(pd.Base, pd.Revision)
+		if !changed && reservedRefused(pd.Base, pd.Revision) {
+			from, to, changed = "reserved characters unencoded", "reserved characters percent-encoded", true
+		}
 		if !changed {
 			return
 		}
@@ -259,9 +354,16 @@ func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourc
 				if !sd.Base.UniqueItems && sd.Revision.UniqueItems {
 					add(RequestParameterUniqueItemsSet, "uniqueItems", sd, in, name)
 				}
+				for _, n := range subschemasSet(sd.Base, sd.Revision) {
+					id := RequestParameterItemsSet
+					if n.keyword == "not" {
+						id = RequestParameterNotSet
+					}
+					add(id, n.keyword, sd, in, name)
+				}
 				return
 			}
-			for _, n := range narrowings(sd.Base, sd.Revision) {
+			for _, n := range append(narrowings(sd.Base, sd.Revision), subschemasSet(sd.Base, sd.Revision)...) {
 				if n.keyword == "maxItems" && sd == pd.SchemaDiff.ItemsDiff && itemsMaxItemsReported(pd.SchemaDiff) {
 					continue
 				}
@@ -375,6 +477,15 @@ func serializationChange(base, revision *openapi3.Parameter) (from, to string, c
 		}
 	}
 	return describeSerialization(b), describeSerialization(r), true
+}
+
+// reservedRefused reports whether a query parameter that took reserved
+// characters as they are (allowReserved) now wants them percent-encoded:
+// a client that sends one as before (a "/" or a "?" in the value) is
+// misread or refused. allowReserved applies to query parameters only, and
+// not to one serialized by a content map.
+func reservedRefused(base, revision *openapi3.Parameter) bool {
+	return revision.In == openapi3.ParameterInQuery && contentForm(revision) == "" && base.AllowReserved && !revision.AllowReserved
 }
 
 // single reports whether a parameter takes one primitive value (not an

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -65,5 +66,71 @@ func TestNarrowings(t *testing.T) {
 	}
 	if got := narrowings(&openapi3.Schema{}, &openapi3.Schema{Pattern: ".*"}); len(got) != 0 {
 		t.Errorf("a pattern that takes every value: narrowings = %v, want none", got)
+	}
+}
+
+// TestSubschemasSet holds the request checks to the subschemas that take
+// values away: items where an array took any (not on what cannot be an
+// array, not items that constrain nothing), and a not schema.
+func TestSubschemasSet(t *testing.T) {
+	yes, no := true, false
+	typed := func(typ string) *openapi3.Schema { return &openapi3.Schema{Type: &openapi3.Types{typ}} }
+	with := func(s *openapi3.Schema, items, not *openapi3.Schema) *openapi3.Schema {
+		if items != nil {
+			s.Items = openapi3.NewSchemaRef("", items)
+		}
+		if not != nil {
+			s.Not = openapi3.NewSchemaRef("", not)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name           string
+		base, revision *openapi3.Schema
+		want           []string
+	}{
+		{"items given to an array", typed("array"), with(typed("array"), typed("integer"), nil), []string{"items"}},
+		{"items given where no type is said", &openapi3.Schema{}, with(&openapi3.Schema{}, typed("integer"), nil), []string{"items"}},
+		{"items that refuse every value", typed("array"), with(typed("array"), with(&openapi3.Schema{}, nil, &openapi3.Schema{}), nil), []string{"items"}},
+		{"items with a description only", typed("array"), with(typed("array"), &openapi3.Schema{Description: "any"}, nil), nil},
+		{"items on a string", typed("string"), with(typed("string"), typed("integer"), nil), nil},
+		{"a string made an array with items (oasdiff's type change)", typed("string"), with(typed("array"), typed("integer"), nil), nil},
+		{"items: false (oasdiff's schema-became-false)", typed("array"), with(typed("array"), &openapi3.Schema{Always: &no}, nil), nil},
+		{"items: true", typed("array"), with(typed("array"), &openapi3.Schema{Always: &yes}, nil), nil},
+		{"not: false, which refuses nothing", typed("string"), with(typed("string"), nil, &openapi3.Schema{Always: &no}), nil},
+		{"items there already", with(typed("array"), typed("integer"), nil), with(typed("array"), typed("string"), nil), nil},
+		{"a not schema", typed("string"), with(typed("string"), nil, &openapi3.Schema{Enum: []any{"x"}}), []string{"not"}},
+		{"a not schema there already", with(typed("string"), nil, &openapi3.Schema{Enum: []any{"x"}}), with(typed("string"), nil, &openapi3.Schema{Enum: []any{"y"}}), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, n := range subschemasSet(c.base, c.revision) {
+				got = append(got, n.keyword)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("subschemasSet = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestReservedRefused: only a query parameter that took reserved
+// characters unencoded and no longer does.
+func TestReservedRefused(t *testing.T) {
+	param := func(in string, allowReserved bool) *openapi3.Parameter {
+		return &openapi3.Parameter{Name: "p", In: in, AllowReserved: allowReserved}
+	}
+	for _, c := range []struct {
+		name           string
+		base, revision *openapi3.Parameter
+		want           bool
+	}{
+		{"query, allowReserved unset", param("query", true), param("query", false), true},
+		{"query, allowReserved set", param("query", false), param("query", true), false},
+		{"header, allowReserved unset (it applies to queries only)", param("header", true), param("header", false), false},
+	} {
+		if got := reservedRefused(c.base, c.revision); got != c.want {
+			t.Errorf("%s: reservedRefused = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -53,7 +53,13 @@ var OwnChanges = []OwnChange{
 	{ID: RequestParameterPropertyPatternChanged, Purpose: "the pattern of a value inside a request parameter changed", Level: checker.WARN},
 	{ID: PayloadBodyBecameOptional, Purpose: "a webhook's or callback's payload that the API may now send without a body (requestBody no longer required)", Level: checker.ERR},
 	{ID: SecurityOAuthFlowRemoved, Purpose: "an OAuth 2 security scheme no longer offers one of its flows (implicit, password, clientCredentials, authorizationCode)", Level: checker.ERR},
-	{ID: RequestParameterSerializationChanged, Purpose: "a request parameter's style or explode (with their defaults) changed how its value is written; not for a single value where every style writes it alike", Level: checker.ERR},
+	{ID: RequestParameterSerializationChanged, Purpose: "a request parameter's style or explode (with their defaults) changed how its value is written, not for a single value where every style writes it alike; or a query parameter no longer takes reserved characters unencoded (allowReserved unset)", Level: checker.ERR},
+	{ID: RequestBodyItemsSet, Purpose: "a request body array that took any items takes only those of an items schema it gained", Level: checker.ERR},
+	{ID: RequestPropertyItemsSet, Purpose: "a request property's array that took any items takes only those of an items schema it gained", Level: checker.ERR},
+	{ID: RequestParameterItemsSet, Purpose: "an array request parameter that took any items takes only those of an items schema it gained", Level: checker.ERR},
+	{ID: RequestBodyNotSet, Purpose: "a request body refuses what a not schema it gained matches", Level: checker.ERR},
+	{ID: RequestPropertyNotSet, Purpose: "a request property refuses what a not schema it gained matches", Level: checker.ERR},
+	{ID: RequestParameterNotSet, Purpose: "a request parameter refuses what a not schema it gained matches", Level: checker.ERR},
 }
 
 const endpointAdded = "endpoint-added"
