@@ -57,6 +57,9 @@ const (
 	RequestBodyNotSet      = "request-body-not-set"
 	RequestPropertyNotSet  = "request-property-not-set"
 	RequestParameterNotSet = "request-parameter-not-set"
+	// RequestPropertyEncodingContentTypeNarrowed: a part of a multipart
+	// request body no longer takes a content type its encoding took.
+	RequestPropertyEncodingContentTypeNarrowed = "request-property-encoding-content-type-narrowed"
 	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
 	// offers one of its flows; a client that gets its tokens by it is
 	// refused.
@@ -80,6 +83,7 @@ var ownCheckMessages = map[string]string{
 	RequestBodyNotSet:                             "the request body now refuses what a not schema matches",
 	RequestPropertyNotSet:                         "the request property %s now refuses what a not schema matches",
 	RequestParameterNotSet:                        "the %s request parameter %s now refuses what a not schema matches",
+	RequestPropertyEncodingContentTypeNarrowed:    "the %s part %s of the request body no longer takes the content type %s (its encoding takes %s)",
 	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
 	SecurityOAuthFlowRemoved:                      "the %s flow was removed from the security scheme %s",
 }
@@ -97,7 +101,7 @@ func localizer() checker.Localizer {
 }
 
 // ownChecks are apiver's checks, run with oasdiff's.
-var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, requestSubschemaCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, requestSubschemaCheck, encodingContentTypeCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
 
 // oauthFlowsCheck reports an OAuth 2 flow that a security scheme no
 // longer offers (oasdiff checks a flow's URLs and scopes, not the flow).
@@ -235,6 +239,78 @@ func subschemasSet(base, revision *openapi3.Schema) []narrowing {
 		out = append(out, narrowing{"not", "none", "a schema"})
 	}
 	return out
+}
+
+// encodingContentTypeCheck reports a part of a request body (multipart)
+// whose encoding no longer takes a content type it took: a client that
+// sends the part so is turned away. Only where both sides give the part's
+// contentType: the default of one that gives none depends on the part's
+// schema (oasdiff diffs an encoding added or removed, and checks neither).
+func encodingContentTypeCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		body := op.RequestBodyDiff
+		if body == nil || body.ContentDiff == nil || op.Base.RequestBody == nil || op.Base.RequestBody.Value == nil || op.Revision.RequestBody == nil || op.Revision.RequestBody.Value == nil {
+			return
+		}
+		for _, mt := range slices.Sorted(maps.Keys(body.ContentDiff.MediaTypeModified)) {
+			encodings := body.ContentDiff.MediaTypeModified[mt].EncodingsDiff
+			base, revision := op.Base.RequestBody.Value.Content.Get(mt), op.Revision.RequestBody.Value.Content.Get(mt)
+			if encodings == nil || base == nil || revision == nil {
+				continue
+			}
+			for _, part := range slices.Sorted(maps.Keys(encodings.Modified)) {
+				b, r := base.Encoding[part], revision.Encoding[part]
+				if encodings.Modified[part].ContentTypeDiff == nil || b == nil || r == nil || b.ContentType == "" || r.ContentType == "" {
+					continue
+				}
+				for _, refused := range contentTypesRefused(b.ContentType, r.ContentType) {
+					c := ownChange(RequestPropertyEncodingContentTypeNarrowed, config, sources, path, method, op, []any{mt, part, refused, r.ContentType})
+					out = append(out, c.WithSources(sourceAt(fieldLocation(b.Origin, "contentType"), op.Base, sources),
+						sourceAt(fieldLocation(r.Origin, "contentType"), op.Revision, sources)))
+				}
+			}
+		}
+	})
+	return out
+}
+
+// contentTypesRefused are the content types of the list base (an
+// encoding's contentType: types or ranges, comma-separated) that none of
+// the list revision covers: the same type, or a range that holds it
+// (image/* holds image/png, */* every type). Parameters (;charset=…) are
+// not compared.
+func contentTypesRefused(base, revision string) []string {
+	var out []string
+	taken := contentTypes(revision)
+	for _, t := range contentTypes(base) {
+		if !slices.ContainsFunc(taken, func(r string) bool { return coversContentType(r, t) }) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func contentTypes(list string) []string {
+	var out []string
+	for t := range strings.SplitSeq(list, ",") {
+		t, _, _ = strings.Cut(t, ";")
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// coversContentType reports whether the type or range r takes every
+// content type that t (a type or a range) names.
+func coversContentType(r, t string) bool {
+	if r == t || r == "*/*" {
+		return true
+	}
+	rType, rSub, _ := strings.Cut(r, "/")
+	tType, _, _ := strings.Cut(t, "/")
+	return rSub == "*" && rType == tType
 }
 
 // constrains reports whether a subschema refuses some value: it has a

@@ -134,3 +134,23 @@ func TestReservedRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestContentTypesRefused: a part's content type is refused unless the
+// new list has it or a range that holds it.
+func TestContentTypesRefused(t *testing.T) {
+	for _, c := range []struct {
+		base, revision string
+		want           []string
+	}{
+		{"image/png, image/jpeg", "image/png", []string{"image/jpeg"}},
+		{"image/png", "image/*", nil},
+		{"image/*", "image/png", []string{"image/*"}},
+		{"text/plain", "*/*", nil},
+		{"Text/Plain; charset=utf-8", "text/plain", nil},
+		{"application/json", "application/json, application/xml", nil},
+	} {
+		if got := contentTypesRefused(c.base, c.revision); !slices.Equal(got, c.want) {
+			t.Errorf("contentTypesRefused(%q, %q) = %v, want %v", c.base, c.revision, got, c.want)
+		}
+	}
+}
