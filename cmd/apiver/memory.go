@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/apiver/apiver/pipeline"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -34,6 +35,24 @@ const (
 // documents of documentBytes at once, on the full pipeline or not.
 func memoryBudget(full bool) func(documentBytes int64) {
 	return func(documentBytes int64) { budget(budgetPerByte*documentBytes, !full) }
+}
+
+// budgetFiles sets opts' budget for two snapshot files before they are
+// read, so that reading them already fills the heap that asked for huge
+// pages; the pipeline sets it again once it knows what it holds. Inputs
+// that are not files on disk (REF:PATH, a folder) are left to it.
+func budgetFiles(opts pipeline.Options, base, revision string) {
+	var total int64
+	for _, path := range []string{base, revision} {
+		info, err := os.Stat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			return
+		}
+		total += info.Size()
+	}
+	if opts.Budget != nil {
+		opts.Budget(total)
+	}
 }
 
 // budgetHistoryMemory is memoryBudget for a history, which holds

@@ -292,6 +292,7 @@ func (f *pairFlags) compare(basePath, revisionPath string, reuse pipeline.Reuse)
 	if err != nil {
 		return nil, err
 	}
+	budgetFiles(opts, basePath, revisionPath)
 	cmp, err := pipeline.Compare(basePath, revisionPath, opts)
 	if err != nil {
 		return nil, err
