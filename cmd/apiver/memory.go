@@ -92,14 +92,15 @@ func environmentSetsCollector() bool {
 	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
 }
 
-// budget sets the memory limit, and asks for huge pages where hugePages:
+// budget sets the memory limit, and asks for huge pages where hugePages
+// (unless GOGC or GOMEMLIMIT, which leave the heap to the environment):
 // not on the full pipeline, which loads whole documents, its heap against
 // the limit much of the time; the collector then returns pages to the
 // system throughout, and in huge pages (which each return splits) the
 // monthly pair's full check took 30–60 % longer.
 func budget(limit int64, hugePages bool) {
 	limit = max(minimumBudget, limit)
-	if hugePages {
+	if hugePages && !environmentSetsCollector() {
 		hugePagesOnce.Do(func() { preferHugePages(min(hugePagesPerBudget*limit, maxHugePages)) })
 	}
 	if environmentSetsCollector() || settled.Load() {
