@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/apiver/apiver/pipeline"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+
+	"github.com/apiver/apiver/pipeline"
 )
 
 // Go's collector, at its default GOGC=100, takes a third of a check's CPU:
