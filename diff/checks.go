@@ -60,6 +60,12 @@ const (
 	// RequestPropertyEncodingContentTypeNarrowed: a part of a multipart
 	// request body no longer takes a content type its encoding took.
 	RequestPropertyEncodingContentTypeNarrowed = "request-property-encoding-content-type-narrowed"
+	// ResponseHeaderEnumValueAdded, ResponseHeaderPatternRemoved and
+	// ResponseHeaderPatternChanged: a response header may hold a value it
+	// could not (oasdiff checks a header's type and bounds, not these).
+	ResponseHeaderEnumValueAdded = "response-header-enum-value-added"
+	ResponseHeaderPatternRemoved = "response-header-pattern-removed"
+	ResponseHeaderPatternChanged = "response-header-pattern-changed"
 	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
 	// offers one of its flows; a client that gets its tokens by it is
 	// refused.
@@ -84,6 +90,9 @@ var ownCheckMessages = map[string]string{
 	RequestPropertyNotSet:                         "the request property %s now refuses what a not schema matches",
 	RequestParameterNotSet:                        "the %s request parameter %s now refuses what a not schema matches",
 	RequestPropertyEncodingContentTypeNarrowed:    "the %s part %s of the request body no longer takes the content type %s (its encoding takes %s)",
+	ResponseHeaderEnumValueAdded:                  "added the new enum value %s to the response header %s for the response status %s",
+	ResponseHeaderPatternRemoved:                  "removed the pattern %s from the response header %s for the response status %s",
+	ResponseHeaderPatternChanged:                  "changed the pattern of the response header %s from %s to %s for the response status %s",
 	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
 	SecurityOAuthFlowRemoved:                      "the %s flow was removed from the security scheme %s",
 }
@@ -101,7 +110,7 @@ func localizer() checker.Localizer {
 }
 
 // ownChecks are apiver's checks, run with oasdiff's.
-var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, requestSubschemaCheck, encodingContentTypeCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
+var ownChecks = checker.BackwardCompatibilityChecks{additionalPropertiesCheck, requestSubschemaCheck, encodingContentTypeCheck, responseHeaderCheck, parameterSerializationCheck, parameterSchemaCheck, oauthFlowsCheck}
 
 // oauthFlowsCheck reports an OAuth 2 flow that a security scheme no
 // longer offers (oasdiff checks a flow's URLs and scopes, not the flow).
@@ -239,6 +248,70 @@ func subschemasSet(base, revision *openapi3.Schema) []narrowing {
 		out = append(out, narrowing{"not", "none", "a schema"})
 	}
 	return out
+}
+
+// responseHeaderCheck reports a response header's schema widened where
+// oasdiff's checks of headers (type, format, nullable, bounds) do not
+// look: an enum value added, a pattern removed or changed. A client that
+// reads the header may get a value it does not know.
+func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
+	var out checker.Changes
+	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
+		if op.ResponsesDiff == nil {
+			return
+		}
+		for _, status := range slices.Sorted(maps.Keys(op.ResponsesDiff.Modified)) {
+			headers := op.ResponsesDiff.Modified[status].HeadersDiff
+			if headers == nil {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(headers.Modified)) {
+				sd := headers.Modified[name].SchemaDiff
+				if sd == nil || sd.Base == nil || sd.Revision == nil {
+					continue
+				}
+				add := func(id, keyword string, args ...any) {
+					c := ownChange(id, config, sources, path, method, op, args)
+					out = append(out, c.WithSources(sourceAt(headerSchemaLocation(op.Base, status, name, sd.Base, keyword), op.Base, sources),
+						sourceAt(headerSchemaLocation(op.Revision, status, name, sd.Revision, keyword), op.Revision, sources)))
+				}
+				if sd.EnumDiff != nil && len(sd.Base.Enum) > 0 && len(sd.Revision.Enum) > 0 {
+					for _, v := range sd.EnumDiff.Added {
+						add(ResponseHeaderEnumValueAdded, "enum", v, name, status)
+					}
+				}
+				switch b, r := sd.Base.Pattern, sd.Revision.Pattern; {
+				case b == "" || b == r:
+				case r == "":
+					add(ResponseHeaderPatternRemoved, "pattern", b, name, status)
+				default:
+					add(ResponseHeaderPatternChanged, "pattern", name, b, r, status)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// headerSchemaLocation is where keyword is in the schema of the response
+// header name; kin-openapi records no origin in a header's schema, so
+// there it is the header's schema key.
+func headerSchemaLocation(op *openapi3.Operation, status, name string, schema *openapi3.Schema, keyword string) *openapi3.Location {
+	if schema.Origin != nil {
+		return fieldLocation(schema.Origin, keyword)
+	}
+	if op == nil || op.Responses == nil {
+		return nil
+	}
+	response := op.Responses.Value(status)
+	if response == nil || response.Value == nil {
+		return nil
+	}
+	header := response.Value.Headers[name]
+	if header == nil || header.Value == nil {
+		return nil
+	}
+	return fieldLocation(header.Value.Origin, "schema")
 }
 
 // encodingContentTypeCheck reports a part of a request body (multipart)
