@@ -159,10 +159,7 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 			if sd.Base == nil || sd.Revision == nil {
 				return
 			}
-			id := body
-			if propertyPath != "" {
-				id, args = property, append([]any{propertyPath}, args...)
-			}
+			id, args := placedChange(body, property, propertyPath, args)
 			c := ownChange(id, config, sources, path, method, op, args)
 			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, "additionalProperties"), op.Base, sources),
 				sourceAt(fieldLocation(sd.Revision.Origin, "additionalProperties"), op.Revision, sources)))
@@ -215,15 +212,8 @@ func requestSubschemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSour
 				return
 			}
 			for _, n := range subschemasSet(sd.Base, sd.Revision) {
-				id, args := RequestBodyItemsSet, []any{}
-				switch {
-				case n.keyword == "items" && property != "":
-					id, args = RequestPropertyItemsSet, []any{property}
-				case n.keyword == "not" && property == "":
-					id = RequestBodyNotSet
-				case n.keyword == "not":
-					id, args = RequestPropertyNotSet, []any{property}
-				}
+				ids := subschemaIDs[n.keyword]
+				id, args := placedChange(ids.body, ids.property, property, nil)
 				c := ownChange(id, config, sources, path, method, op, args)
 				out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, ""), op.Base, sources),
 					sourceAt(fieldLocation(sd.Revision.Origin, n.keyword), op.Revision, sources)))
@@ -231,6 +221,23 @@ func requestSubschemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSour
 		})
 	})
 	return out
+}
+
+// placedChange is the id and arguments of a change to the schema at
+// propertyPath: body's for the body's own schema, property's below it,
+// with the path as its first argument.
+func placedChange(body, property, propertyPath string, args []any) (string, []any) {
+	if propertyPath == "" {
+		return body, args
+	}
+	return property, append([]any{propertyPath}, args...)
+}
+
+// subschemaIDs are the ids of a subschema set (subschemasSet), by its
+// keyword, in a request body, a request property and a parameter.
+var subschemaIDs = map[string]struct{ body, property, parameter string }{
+	"items": {RequestBodyItemsSet, RequestPropertyItemsSet, RequestParameterItemsSet},
+	"not":   {RequestBodyNotSet, RequestPropertyNotSet, RequestParameterNotSet},
 }
 
 // subschemasSet are the subschemas revision has and base had not that
@@ -504,11 +511,7 @@ func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourc
 					add(RequestParameterUniqueItemsSet, "uniqueItems", sd, in, name)
 				}
 				for _, n := range subschemasSet(sd.Base, sd.Revision) {
-					id := RequestParameterItemsSet
-					if n.keyword == "not" {
-						id = RequestParameterNotSet
-					}
-					add(id, n.keyword, sd, in, name)
+					add(subschemaIDs[n.keyword].parameter, n.keyword, sd, in, name)
 				}
 				return
 			}

@@ -57,13 +57,13 @@ var OwnChanges = []OwnChange{
 	{ID: RequestBodyItemsSet, Purpose: "a request body array that took any items takes only those of an items schema it gained", Level: checker.ERR},
 	{ID: RequestPropertyItemsSet, Purpose: "a request property's array that took any items takes only those of an items schema it gained", Level: checker.ERR},
 	{ID: RequestParameterItemsSet, Purpose: "an array request parameter that took any items takes only those of an items schema it gained", Level: checker.ERR},
+	{ID: RequestBodyNotSet, Purpose: "a request body refuses what a not schema it gained matches", Level: checker.ERR},
+	{ID: RequestPropertyNotSet, Purpose: "a request property refuses what a not schema it gained matches", Level: checker.ERR},
+	{ID: RequestParameterNotSet, Purpose: "a request parameter refuses what a not schema it gained matches", Level: checker.ERR},
 	{ID: RequestPropertyEncodingContentTypeNarrowed, Purpose: "a part of a multipart request body no longer takes a content type its encoding took (both sides give the part's contentType)", Level: checker.ERR},
 	{ID: ResponseHeaderEnumValueAdded, Purpose: "a value added to the enum of a response header's schema", Level: checker.WARN},
 	{ID: ResponseHeaderPatternRemoved, Purpose: "the pattern of a response header's schema removed", Level: checker.WARN},
 	{ID: ResponseHeaderPatternChanged, Purpose: "the pattern of a response header's schema changed (it may take more values)", Level: checker.WARN},
-	{ID: RequestBodyNotSet, Purpose: "a request body refuses what a not schema it gained matches", Level: checker.ERR},
-	{ID: RequestPropertyNotSet, Purpose: "a request property refuses what a not schema it gained matches", Level: checker.ERR},
-	{ID: RequestParameterNotSet, Purpose: "a request parameter refuses what a not schema it gained matches", Level: checker.ERR},
 }
 
 const endpointAdded = "endpoint-added"
