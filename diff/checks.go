@@ -1,8 +1,11 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,12 +34,34 @@ const (
 	// had no undeclared properties may now have them.
 	ResponseBodyAdditionalPropertiesAllowed     = "response-body-additional-properties-allowed"
 	ResponsePropertyAdditionalPropertiesAllowed = "response-property-additional-properties-allowed"
+	// The same by unevaluatedProperties: false (OpenAPI 3.1), which refuses
+	// what nothing else in the schema evaluates, and so undeclared
+	// properties where additionalProperties is absent. oasdiff checks the
+	// keyword's schema form, not the boolean.
+	RequestBodyUnevaluatedPropertiesDisallowed     = "request-body-unevaluated-properties-disallowed"
+	RequestPropertyUnevaluatedPropertiesDisallowed = "request-property-unevaluated-properties-disallowed"
+	ResponseBodyUnevaluatedPropertiesAllowed       = "response-body-unevaluated-properties-allowed"
+	ResponsePropertyUnevaluatedPropertiesAllowed   = "response-property-unevaluated-properties-allowed"
+	// And by unevaluatedItems: false, for the items of an array that no
+	// items schema evaluates.
+	RequestBodyUnevaluatedItemsDisallowed     = "request-body-unevaluated-items-disallowed"
+	RequestPropertyUnevaluatedItemsDisallowed = "request-property-unevaluated-items-disallowed"
+	ResponseBodyUnevaluatedItemsAllowed       = "response-body-unevaluated-items-allowed"
+	ResponsePropertyUnevaluatedItemsAllowed   = "response-property-unevaluated-items-allowed"
 	// RequestParameterSerializationChanged: a parameter's style or explode
 	// changed the way its value is written on the wire.
 	RequestParameterSerializationChanged = "request-parameter-serialization-changed"
 	// RequestParameterUniqueItemsSet: an array parameter now refuses
 	// repeated items.
 	RequestParameterUniqueItemsSet = "request-parameter-unique-items-set"
+	// RequestParameterConstAdded and RequestParameterConstChanged: a
+	// parameter now takes one value (const), where it took others too, or
+	// another one. RequestParameterMultipleOfChanged: its multipleOf
+	// changed to one the old is not a multiple of. oasdiff checks these in
+	// request bodies, and a parameter's multipleOf set, not these.
+	RequestParameterConstAdded        = "request-parameter-const-added"
+	RequestParameterConstChanged      = "request-parameter-const-changed"
+	RequestParameterMultipleOfChanged = "request-parameter-multiple-of-changed"
 	// RequestParameterPropertyNarrowed: a value inside a parameter (an
 	// array's items, an object's property) takes fewer values: a bound
 	// set or tightened, a pattern set, repeated items refused. oasdiff
@@ -75,26 +100,37 @@ const (
 // ownCheckMessages are the messages of apiver's own checks, as oasdiff's
 // localizer gives those of its checks (arguments quoted by the caller).
 var ownCheckMessages = map[string]string{
-	RequestBodyAdditionalPropertiesDisallowed:     "the request body no longer allows additional properties",
-	RequestPropertyAdditionalPropertiesDisallowed: "the request property %s no longer allows additional properties",
-	ResponseBodyAdditionalPropertiesAllowed:       "the response body may now have additional properties for the response status %s",
-	ResponsePropertyAdditionalPropertiesAllowed:   "the response property %s may now have additional properties for the response status %s",
-	RequestParameterSerializationChanged:          "the serialization of the %s request parameter %s changed from %s to %s",
-	RequestParameterUniqueItemsSet:                "the %s request parameter %s no longer takes repeated items",
-	RequestParameterPropertyNarrowed:              "the %s of the property %s of the %s request parameter %s changed from %s to %s",
-	RequestParameterPropertyPatternChanged:        "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
-	RequestBodyItemsSet:                           "the request body's array items are now restricted by an items schema",
-	RequestPropertyItemsSet:                       "the items of the request property %s are now restricted by an items schema",
-	RequestParameterItemsSet:                      "the items of the %s request parameter %s are now restricted by an items schema",
-	RequestBodyNotSet:                             "the request body now refuses what a not schema matches",
-	RequestPropertyNotSet:                         "the request property %s now refuses what a not schema matches",
-	RequestParameterNotSet:                        "the %s request parameter %s now refuses what a not schema matches",
-	RequestPropertyEncodingContentTypeNarrowed:    "the %s part %s of the request body no longer takes the content type %s (its encoding takes %s)",
-	ResponseHeaderEnumValueAdded:                  "added the new enum value %s to the response header %s for the response status %s",
-	ResponseHeaderPatternRemoved:                  "removed the pattern %s from the response header %s for the response status %s",
-	ResponseHeaderPatternChanged:                  "changed the pattern of the response header %s from %s to %s for the response status %s",
-	PayloadBodyBecameOptional:                     "the %s payload may now be sent without a body",
-	SecurityOAuthFlowRemoved:                      "the %s flow was removed from the security scheme %s",
+	RequestBodyAdditionalPropertiesDisallowed:      "the request body no longer allows additional properties",
+	RequestPropertyAdditionalPropertiesDisallowed:  "the request property %s no longer allows additional properties",
+	ResponseBodyAdditionalPropertiesAllowed:        "the response body may now have additional properties for the response status %s",
+	ResponsePropertyAdditionalPropertiesAllowed:    "the response property %s may now have additional properties for the response status %s",
+	RequestBodyUnevaluatedPropertiesDisallowed:     "the request body no longer allows properties it does not declare (unevaluatedProperties: false)",
+	RequestPropertyUnevaluatedPropertiesDisallowed: "the request property %s no longer allows properties it does not declare (unevaluatedProperties: false)",
+	ResponseBodyUnevaluatedPropertiesAllowed:       "the response body may now have properties it does not declare (unevaluatedProperties: false removed) for the response status %s",
+	ResponsePropertyUnevaluatedPropertiesAllowed:   "the response property %s may now have properties it does not declare (unevaluatedProperties: false removed) for the response status %s",
+	RequestBodyUnevaluatedItemsDisallowed:          "the request body's array no longer allows items no items schema describes (unevaluatedItems: false)",
+	RequestPropertyUnevaluatedItemsDisallowed:      "the request property %s no longer allows items no items schema describes (unevaluatedItems: false)",
+	ResponseBodyUnevaluatedItemsAllowed:            "the response body's array may now have items no items schema describes (unevaluatedItems: false removed) for the response status %s",
+	ResponsePropertyUnevaluatedItemsAllowed:        "the response property %s may now have items no items schema describes (unevaluatedItems: false removed) for the response status %s",
+	RequestParameterConstAdded:                     "the %s request parameter %s now takes only the value %s",
+	RequestParameterConstChanged:                   "the value the %s request parameter %s takes (const) changed from %s to %s",
+	RequestParameterMultipleOfChanged:              "for the %s request parameter %s, the multipleOf was changed from %s to %s",
+	RequestParameterSerializationChanged:           "the serialization of the %s request parameter %s changed from %s to %s",
+	RequestParameterUniqueItemsSet:                 "the %s request parameter %s no longer takes repeated items",
+	RequestParameterPropertyNarrowed:               "the %s of the property %s of the %s request parameter %s changed from %s to %s",
+	RequestParameterPropertyPatternChanged:         "the pattern of the property %s of the %s request parameter %s changed from %s to %s",
+	RequestBodyItemsSet:                            "the request body's array items are now restricted by an items schema",
+	RequestPropertyItemsSet:                        "the items of the request property %s are now restricted by an items schema",
+	RequestParameterItemsSet:                       "the items of the %s request parameter %s are now restricted by an items schema",
+	RequestBodyNotSet:                              "the request body now refuses what a not schema matches",
+	RequestPropertyNotSet:                          "the request property %s now refuses what a not schema matches",
+	RequestParameterNotSet:                         "the %s request parameter %s now refuses what a not schema matches",
+	RequestPropertyEncodingContentTypeNarrowed:     "the %s part %s of the request body no longer takes the content type %s (its encoding takes %s)",
+	ResponseHeaderEnumValueAdded:                   "added the new enum value %s to the response header %s for the response status %s",
+	ResponseHeaderPatternRemoved:                   "removed the pattern %s from the response header %s for the response status %s",
+	ResponseHeaderPatternChanged:                   "changed the pattern of the response header %s from %s to %s for the response status %s",
+	PayloadBodyBecameOptional:                      "the %s payload may now be sent without a body",
+	SecurityOAuthFlowRemoved:                       "the %s flow was removed from the security scheme %s",
 }
 
 // localizer is oasdiff's default localizer, which also knows the messages
@@ -147,26 +183,35 @@ func oauthFlowsCheck(report *oasdiff.Diff, _ *oasdiff.OperationsSourcesMap, conf
 
 // additionalPropertiesCheck reports, in every request and response body
 // schema oasdiff found modified, an object that changed whether it takes
-// properties it does not declare: refused in a request is an error (a
-// client sending one is now turned away), allowed in a response a warning
-// (a response widened within its type, as a bound removed is).
+// properties it does not declare (by additionalProperties or
+// unevaluatedProperties), or an array whether it takes items no items
+// schema describes (unevaluatedItems): refused in a request is an error
+// (a client sending one is now turned away), allowed in a response a
+// warning (a response widened within its type, as a bound removed is).
 func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
 		// A schema on one side only is oasdiff's to tell (a schema added
 		// or removed).
-		change := func(body, property string, sd *oasdiff.SchemaDiff, propertyPath string, args ...any) {
+		change := func(body, property, keyword string, sd *oasdiff.SchemaDiff, propertyPath string, args ...any) {
+			id, args := placedChange(body, property, propertyPath, args)
+			c := ownChange(id, config, sources, path, method, op, args)
+			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, keyword), op.Base, sources),
+				sourceAt(fieldLocation(sd.Revision.Origin, keyword), op.Revision, sources)))
+		}
+		forEachRequestSchema(op, func(sd *oasdiff.SchemaDiff, property string) {
 			if sd.Base == nil || sd.Revision == nil {
 				return
 			}
-			id, args := placedChange(body, property, propertyPath, args)
-			c := ownChange(id, config, sources, path, method, op, args)
-			out = append(out, c.WithSources(sourceAt(fieldLocation(sd.Base.Origin, "additionalProperties"), op.Base, sources),
-				sourceAt(fieldLocation(sd.Revision.Origin, "additionalProperties"), op.Revision, sources)))
-		}
-		forEachRequestSchema(op, func(sd *oasdiff.SchemaDiff, property string) {
-			if allowsAdditional(sd.Base) && !allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
-				change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, sd, property)
+			if takesUndeclared(sd.Base) && !takesUndeclared(sd.Revision) && mayBeObject(sd.Revision) {
+				if allowsAdditional(sd.Revision) {
+					change(RequestBodyUnevaluatedPropertiesDisallowed, RequestPropertyUnevaluatedPropertiesDisallowed, "unevaluatedProperties", sd, property)
+				} else {
+					change(RequestBodyAdditionalPropertiesDisallowed, RequestPropertyAdditionalPropertiesDisallowed, "additionalProperties", sd, property)
+				}
+			}
+			if takesUnevaluatedItems(sd.Base) && !takesUnevaluatedItems(sd.Revision) && mayBeArray(sd.Revision) {
+				change(RequestBodyUnevaluatedItemsDisallowed, RequestPropertyUnevaluatedItemsDisallowed, "unevaluatedItems", sd, property)
 			}
 		})
 		if op.ResponsesDiff == nil {
@@ -179,8 +224,18 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 			}
 			for _, mt := range slices.Sorted(maps.Keys(response.ContentDiff.MediaTypeModified)) {
 				walkSchemaDiff(response.ContentDiff.MediaTypeModified[mt].SchemaDiff, func(sd *oasdiff.SchemaDiff, property string) {
-					if !allowsAdditional(sd.Base) && allowsAdditional(sd.Revision) && mayBeObject(sd.Revision) {
-						change(ResponseBodyAdditionalPropertiesAllowed, ResponsePropertyAdditionalPropertiesAllowed, sd, property, status)
+					if sd.Base == nil || sd.Revision == nil {
+						return
+					}
+					if !takesUndeclared(sd.Base) && takesUndeclared(sd.Revision) && mayBeObject(sd.Revision) {
+						if allowsAdditional(sd.Base) {
+							change(ResponseBodyUnevaluatedPropertiesAllowed, ResponsePropertyUnevaluatedPropertiesAllowed, "unevaluatedProperties", sd, property, status)
+						} else {
+							change(ResponseBodyAdditionalPropertiesAllowed, ResponsePropertyAdditionalPropertiesAllowed, "additionalProperties", sd, property, status)
+						}
+					}
+					if !takesUnevaluatedItems(sd.Base) && takesUnevaluatedItems(sd.Revision) && mayBeArray(sd.Revision) {
+						change(ResponseBodyUnevaluatedItemsAllowed, ResponsePropertyUnevaluatedItemsAllowed, "unevaluatedItems", sd, property, status)
 					}
 				})
 			}
@@ -420,6 +475,25 @@ func allowsAdditional(s *openapi3.Schema) bool {
 	return s == nil || s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has
 }
 
+// takesUndeclared reports whether an object of schema s may have
+// properties it does not declare: not where additionalProperties is
+// false, nor where unevaluatedProperties is false and no
+// additionalProperties (true or a schema) evaluates them first.
+func takesUndeclared(s *openapi3.Schema) bool {
+	if !allowsAdditional(s) {
+		return false
+	}
+	additional := s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil
+	return additional || s.UnevaluatedProperties.Has == nil || *s.UnevaluatedProperties.Has
+}
+
+// takesUnevaluatedItems reports whether an array of schema s may have
+// items that unevaluatedItems judges: unless it is false where no items
+// schema evaluates them first. (items: false is oasdiff's to tell.)
+func takesUnevaluatedItems(s *openapi3.Schema) bool {
+	return s.Items != nil || s.UnevaluatedItems.Has == nil || *s.UnevaluatedItems.Has
+}
+
 // mayBeObject reports whether a value of schema s may be an object, which
 // is all additionalProperties applies to.
 func mayBeObject(s *openapi3.Schema) bool {
@@ -513,6 +587,17 @@ func parameterSchemaCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourc
 				for _, n := range subschemasSet(sd.Base, sd.Revision) {
 					add(subschemaIDs[n.keyword].parameter, n.keyword, sd, in, name)
 				}
+				if n, ok := constNarrowing(sd.Base, sd.Revision); ok {
+					if n.from == "none" {
+						add(RequestParameterConstAdded, "const", sd, in, name, n.to)
+					} else {
+						add(RequestParameterConstChanged, "const", sd, in, name, n.from, n.to)
+					}
+				}
+				// A multipleOf set is oasdiff's request-parameter-multiple-of-set.
+				if n, ok := multipleOfNarrowing(sd.Base, sd.Revision); ok && n.from != "none" {
+					add(RequestParameterMultipleOfChanged, "multipleOf", sd, in, name, n.from, n.to)
+				}
 				return
 			}
 			for _, n := range append(narrowings(sd.Base, sd.Revision), subschemasSet(sd.Base, sd.Revision)...) {
@@ -584,8 +669,16 @@ func narrowings(base, revision *openapi3.Schema) []narrowing {
 	}
 	lower("minLength", least(base.MinLength), least(revision.MinLength))
 	upper("maxLength", count(base.MaxLength), count(revision.MaxLength))
-	lower("minimum", base.Min, revision.Min)
-	upper("maximum", base.Max, revision.Max)
+	for _, nb := range numberBounds {
+		if b, r := nb.limit(base), nb.limit(revision); nb.tighter(r, b) {
+			n := narrowing{r.keyword, bound(nb.valueOf(base, r.keyword)), bound(r.value)}
+			if n.from == n.to {
+				// OpenAPI 3.0: the same bound made exclusive.
+				n = narrowing{nb.exclusiveKeyword, "false", "true"}
+			}
+			out = append(out, n)
+		}
+	}
 	lower("minItems", least(base.MinItems), least(revision.MinItems))
 	upper("maxItems", count(base.MaxItems), count(revision.MaxItems))
 	lower("minProperties", least(base.MinProps), least(revision.MinProps))
@@ -596,7 +689,127 @@ func narrowings(base, revision *openapi3.Schema) []narrowing {
 	if !base.UniqueItems && revision.UniqueItems {
 		out = append(out, narrowing{"uniqueItems", "false", "true"})
 	}
+	if n, ok := multipleOfNarrowing(base, revision); ok {
+		out = append(out, n)
+	}
+	if n, ok := constNarrowing(base, revision); ok {
+		out = append(out, n)
+	}
 	return out
+}
+
+// numberBound is a lower or an upper bound of a number schema, set by
+// minimum/maximum (exclusive where OpenAPI 3.0's boolean says so) or by
+// OpenAPI 3.1's exclusiveMinimum/exclusiveMaximum.
+type numberBound struct {
+	keyword, exclusiveKeyword string
+	upper                     bool
+	read                      func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound)
+}
+
+var numberBounds = []numberBound{
+	{"minimum", "exclusiveMinimum", false, func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound) { return s.Min, s.ExclusiveMin }},
+	{"maximum", "exclusiveMaximum", true, func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound) { return s.Max, s.ExclusiveMax }},
+}
+
+// limit is the tightest value a bound of a schema allows (value nil:
+// none), and the keyword that sets it.
+type limit struct {
+	value     *float64
+	exclusive bool
+	keyword   string
+}
+
+func (nb numberBound) limit(s *openapi3.Schema) limit {
+	inclusive, exclusive := nb.read(s)
+	var l limit
+	if inclusive != nil {
+		l = limit{inclusive, exclusive.IsTrue(), nb.keyword}
+	}
+	if v := exclusive.Value; v != nil {
+		if candidate := (limit{v, true, nb.exclusiveKeyword}); nb.tighter(candidate, l) {
+			l = candidate
+		}
+	}
+	return l
+}
+
+// tighter reports whether limit a takes fewer values than b.
+func (nb numberBound) tighter(a, b limit) bool {
+	switch {
+	case a.value == nil:
+		return false
+	case b.value == nil:
+		return true
+	case *a.value == *b.value:
+		return a.exclusive && !b.exclusive
+	case nb.upper:
+		return *a.value < *b.value
+	default:
+		return *a.value > *b.value
+	}
+}
+
+// valueOf is the value s gives keyword, one of the bound's two.
+func (nb numberBound) valueOf(s *openapi3.Schema, keyword string) *float64 {
+	inclusive, exclusive := nb.read(s)
+	if keyword == nb.exclusiveKeyword {
+		return exclusive.Value
+	}
+	return inclusive
+}
+
+// multipleOfNarrowing tells whether revision's multipleOf refuses values
+// base took: set, or changed to one that the old is not a multiple of
+// (2 to 4 refuses 6; 4 to 2 refuses nothing).
+func multipleOfNarrowing(base, revision *openapi3.Schema) (narrowing, bool) {
+	b, r := base.MultipleOf, revision.MultipleOf
+	if r == nil || (b != nil && isMultiple(*b, *r)) {
+		return narrowing{}, false
+	}
+	return narrowing{"multipleOf", bound(b), bound(r)}, true
+}
+
+// isMultiple reports whether a is an integer multiple of b, computed on
+// the decimal values as written (0.3 is a multiple of 0.1).
+func isMultiple(a, b float64) bool {
+	ra, okA := new(big.Rat).SetString(strconv.FormatFloat(a, 'g', -1, 64))
+	rb, okB := new(big.Rat).SetString(strconv.FormatFloat(b, 'g', -1, 64))
+	if !okA || !okB || rb.Sign() == 0 {
+		return false
+	}
+	return new(big.Rat).Quo(ra, rb).IsInt()
+}
+
+// constNarrowing tells whether revision's const refuses values base took:
+// a const given where base took other values too (an enum of that value
+// alone takes the same), or changed.
+func constNarrowing(base, revision *openapi3.Schema) (narrowing, bool) {
+	if revision.Const == nil {
+		return narrowing{}, false
+	}
+	same := func(v any) bool { return reflect.DeepEqual(v, revision.Const) }
+	switch {
+	case base.Const != nil && same(base.Const):
+		return narrowing{}, false
+	case base.Const != nil:
+		return narrowing{"const", valueText(base.Const), valueText(revision.Const)}, true
+	case len(base.Enum) > 0 && !slices.ContainsFunc(base.Enum, func(v any) bool { return !same(v) }):
+		return narrowing{}, false
+	}
+	return narrowing{"const", "none", valueText(revision.Const)}, true
+}
+
+// valueText writes a schema value as JSON, a string as it is.
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(text)
 }
 
 func bound(f *float64) string {

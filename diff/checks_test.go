@@ -69,6 +69,69 @@ func TestNarrowings(t *testing.T) {
 	}
 }
 
+// TestNumberNarrowings: the exclusive bounds, a multipleOf and a const
+// narrow by the values they take away, not by the keywords written.
+func TestNumberNarrowings(t *testing.T) {
+	yes := true
+	num := func(f float64) *float64 { return &f }
+	for _, c := range []struct {
+		name           string
+		base, revision *openapi3.Schema
+		want           []narrowing
+	}{
+		{"an exclusive minimum set", &openapi3.Schema{}, &openapi3.Schema{ExclusiveMin: openapi3.ExclusiveBound{Value: num(0)}}, []narrowing{{"exclusiveMinimum", "none", "0"}}},
+		{"the minimum made exclusive", &openapi3.Schema{Min: num(1)}, &openapi3.Schema{ExclusiveMin: openapi3.ExclusiveBound{Value: num(1)}}, []narrowing{{"exclusiveMinimum", "none", "1"}}},
+		{"the minimum made exclusive (OpenAPI 3.0)", &openapi3.Schema{Min: num(1)}, &openapi3.Schema{Min: num(1), ExclusiveMin: openapi3.ExclusiveBound{Bool: &yes}}, []narrowing{{"exclusiveMinimum", "false", "true"}}},
+		{"an exclusive minimum below the minimum", &openapi3.Schema{Min: num(5)}, &openapi3.Schema{Min: num(5), ExclusiveMin: openapi3.ExclusiveBound{Value: num(3)}}, nil},
+		{"an exclusive maximum lowered", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(8)}}, []narrowing{{"exclusiveMaximum", "9", "8"}}},
+		{"an exclusive maximum made inclusive at a lower value", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{Max: num(8)}, []narrowing{{"maximum", "none", "8"}}},
+		{"an exclusive maximum made inclusive", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{Max: num(9)}, nil},
+		{"a multipleOf set", &openapi3.Schema{}, &openapi3.Schema{MultipleOf: num(5)}, []narrowing{{"multipleOf", "none", "5"}}},
+		{"a multipleOf changed to a multiple", &openapi3.Schema{MultipleOf: num(2)}, &openapi3.Schema{MultipleOf: num(4)}, []narrowing{{"multipleOf", "2", "4"}}},
+		{"a multipleOf changed to a divisor", &openapi3.Schema{MultipleOf: num(4)}, &openapi3.Schema{MultipleOf: num(2)}, nil},
+		{"a decimal multipleOf changed to a divisor", &openapi3.Schema{MultipleOf: num(0.3)}, &openapi3.Schema{MultipleOf: num(0.1)}, nil},
+		{"a const set", &openapi3.Schema{}, &openapi3.Schema{Const: "a"}, []narrowing{{"const", "none", "a"}}},
+		{"a const changed", &openapi3.Schema{Const: 1.0}, &openapi3.Schema{Const: 2.0}, []narrowing{{"const", "1", "2"}}},
+		{"a const of an enum's one value", &openapi3.Schema{Enum: []any{"a"}}, &openapi3.Schema{Const: "a"}, nil},
+		{"a const of one value of an enum", &openapi3.Schema{Enum: []any{"a", "b"}}, &openapi3.Schema{Const: "a"}, []narrowing{{"const", "none", "a"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := narrowings(c.base, c.revision); !slices.Equal(got, c.want) {
+				t.Errorf("narrowings = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestUnevaluated: unevaluatedProperties: false refuses undeclared
+// properties only where no additionalProperties evaluates them, and
+// unevaluatedItems: false items only where no items schema does.
+func TestUnevaluated(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		name   string
+		schema *openapi3.Schema
+		want   bool
+	}{
+		{"nothing said", &openapi3.Schema{}, true},
+		{"unevaluatedProperties: false", &openapi3.Schema{UnevaluatedProperties: openapi3.BoolSchema{Has: &no}}, false},
+		{"unevaluatedProperties: true", &openapi3.Schema{UnevaluatedProperties: openapi3.BoolSchema{Has: &yes}}, true},
+		{"beside additionalProperties: true", &openapi3.Schema{AdditionalProperties: openapi3.AdditionalProperties{Has: &yes}, UnevaluatedProperties: openapi3.BoolSchema{Has: &no}}, true},
+		{"beside an additionalProperties schema", &openapi3.Schema{AdditionalProperties: openapi3.AdditionalProperties{Schema: openapi3.NewStringSchema().NewRef()}, UnevaluatedProperties: openapi3.BoolSchema{Has: &no}}, true},
+		{"additionalProperties: false", &openapi3.Schema{AdditionalProperties: openapi3.AdditionalProperties{Has: &no}}, false},
+	} {
+		if got := takesUndeclared(c.schema); got != c.want {
+			t.Errorf("%s: takesUndeclared = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !takesUnevaluatedItems(&openapi3.Schema{Items: openapi3.NewStringSchema().NewRef(), UnevaluatedItems: openapi3.BoolSchema{Has: &no}}) {
+		t.Error("unevaluatedItems: false beside items: takesUnevaluatedItems = false, want true")
+	}
+	if takesUnevaluatedItems(&openapi3.Schema{UnevaluatedItems: openapi3.BoolSchema{Has: &no}}) {
+		t.Error("unevaluatedItems: false alone: takesUnevaluatedItems = true, want false")
+	}
+}
+
 // TestSubschemasSet holds the request checks to the subschemas that take
 // values away: items where an array took any (not on what cannot be an
 // array, not items that constrain nothing), and a not schema.
