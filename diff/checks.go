@@ -782,20 +782,15 @@ func isMultiple(a, b float64) bool {
 }
 
 // constNarrowing tells whether revision's const refuses values base took:
-// a const given where base took other values too (an enum of that value
-// alone takes the same), or changed.
+// a const given where base took any value, or changed. Where base had an
+// enum, the values a const leaves out are the enum's changes
+// (normalizeConstEnum).
 func constNarrowing(base, revision *openapi3.Schema) (narrowing, bool) {
-	if revision.Const == nil {
-		return narrowing{}, false
-	}
-	same := func(v any) bool { return reflect.DeepEqual(v, revision.Const) }
 	switch {
-	case base.Const != nil && same(base.Const):
+	case revision.Const == nil || len(base.Enum) > 0 || reflect.DeepEqual(base.Const, revision.Const):
 		return narrowing{}, false
 	case base.Const != nil:
 		return narrowing{"const", valueText(base.Const), valueText(revision.Const)}, true
-	case len(base.Enum) > 0 && !slices.ContainsFunc(base.Enum, func(v any) bool { return !same(v) }):
-		return narrowing{}, false
 	}
 	return narrowing{"const", "none", valueText(revision.Const)}, true
 }

@@ -93,7 +93,7 @@ func TestNumberNarrowings(t *testing.T) {
 		{"a const set", &openapi3.Schema{}, &openapi3.Schema{Const: "a"}, []narrowing{{"const", "none", "a"}}},
 		{"a const changed", &openapi3.Schema{Const: 1.0}, &openapi3.Schema{Const: 2.0}, []narrowing{{"const", "1", "2"}}},
 		{"a const of an enum's one value", &openapi3.Schema{Enum: []any{"a"}}, &openapi3.Schema{Const: "a"}, nil},
-		{"a const of one value of an enum", &openapi3.Schema{Enum: []any{"a", "b"}}, &openapi3.Schema{Const: "a"}, []narrowing{{"const", "none", "a"}}},
+		{"a const of one value of an enum (the enum's value removed)", &openapi3.Schema{Enum: []any{"a", "b"}}, &openapi3.Schema{Const: "a"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := narrowings(c.base, c.revision); !slices.Equal(got, c.want) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -27,6 +28,7 @@ const (
 	EnumOrder            = "enum-order"
 	AccessModeUnseen     = "access-mode-unseen"
 	RenamedBranch        = "renamed-branch"
+	ConstAsEnum          = "const-as-enum"
 )
 
 // Equivalences is the catalogue `apiver rules` prints.
@@ -34,6 +36,7 @@ var Equivalences = []Equivalence{
 	{PatternImpliedLength, "minLength/maxLength within the lengths an anchored pattern already allows (^[a-f0-9]{24}$ fixes 24) are no change; a limit beyond them is rated against the pattern's bounds."},
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
+	{ConstAsEnum, "A const and an enum of that one value take the same value: a move between them (OpenAPI 3.1's const for a one-value enum) is no change; a move that takes other values is rated as the enum's values removed and added (enum: [json, xml] made const: json is xml removed)."},
 	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component is the same branch where the discriminator maps the same value to both: a client sends and receives that value for it. The same schema is no change; another is rated by what changed in it, not as a branch removed and one added."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
@@ -76,6 +79,7 @@ func (n *normalizer) walk(v reflect.Value) {
 	walkSchemaDiffs(v, n.seen, func(d *oasdiff.SchemaDiff) {
 		normalizeLengths(d)
 		normalizeArrayEnum(d)
+		normalizeConstEnum(d)
 		n.renamedBranches(d)
 	})
 }
@@ -220,6 +224,41 @@ func normalizeArrayEnum(d *oasdiff.SchemaDiff) {
 	}
 	d.EnumDiff = nil
 	d.ItemsDiff.EnumDiff = enumDiff(itemEnum(d.Base), itemEnum(d.Revision))
+}
+
+// normalizeConstEnum rates a move between a const and an enum by the
+// values they take: the same one value is no change, and otherwise the
+// values gone and added are the enum's changes (enum: [json, xml] made
+// const: json is xml removed). A const changed, or one given where any
+// value went, stays oasdiff's to rate.
+func normalizeConstEnum(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || (d.EnumDiff == nil && d.ConstDiff == nil) || (d.Base.Const == nil && d.Revision.Const == nil) {
+		return
+	}
+	if d.Base.Const != nil && d.Revision.Const != nil && len(d.Base.Enum) == 0 && len(d.Revision.Enum) == 0 {
+		return
+	}
+	base, ok := takenValues(d.Base)
+	if !ok {
+		return
+	}
+	if revision, ok := takenValues(d.Revision); ok {
+		d.EnumDiff, d.ConstDiff = enumDiff(base, revision), nil
+	}
+}
+
+// takenValues are the values a schema's const and enum take, where they
+// take a few: its const (where its enum, if any, holds it), or its enum.
+func takenValues(s *openapi3.Schema) ([]any, bool) {
+	switch {
+	case s.Const != nil && (len(s.Enum) == 0 || slices.ContainsFunc(s.Enum, equalTo(s.Const))):
+		return []any{s.Const}, true
+	case s.Const != nil:
+		return []any{}, true // none
+	case len(s.Enum) > 0:
+		return s.Enum, true
+	}
+	return nil, false
 }
 
 // arrayEnum reports an enum written on an array schema, meant for its items.

@@ -57,7 +57,7 @@ var OwnChanges = []OwnChange{
 	{ID: ResponseBodyUnevaluatedItemsAllowed, Purpose: "a response body array that could not have items no items schema describes (unevaluatedItems: false) may have them", Level: checker.WARN},
 	{ID: ResponsePropertyUnevaluatedItemsAllowed, Purpose: "a response property's array that could not have items no items schema describes (unevaluatedItems: false) may have them", Level: checker.WARN},
 	{ID: RequestParameterUniqueItemsSet, Purpose: "an array request parameter refuses repeated items (uniqueItems set)", Level: checker.ERR},
-	{ID: RequestParameterConstAdded, Purpose: "a request parameter takes one value only (const), where it took others too", Level: checker.ERR},
+	{ID: RequestParameterConstAdded, Purpose: "a request parameter takes one value only (const) where it took any", Level: checker.ERR},
 	{ID: RequestParameterConstChanged, Purpose: "the one value a request parameter takes (const) changed", Level: checker.ERR},
 	{ID: RequestParameterMultipleOfChanged, Purpose: "a request parameter's multipleOf changed to one the old is not a multiple of", Level: checker.ERR},
 	{ID: RequestParameterPropertyNarrowed, Purpose: "a value inside a request parameter (an array's items, an object's property) takes fewer values: a length, numeric, item or property count bound set or tightened (exclusive bounds included), a multipleOf set or changed to one the old is not a multiple of, a const set or changed, a pattern set, repeated items refused", Level: checker.ERR},
