@@ -29,6 +29,10 @@ const (
 	AccessModeUnseen     = "access-mode-unseen"
 	RenamedBranch        = "renamed-branch"
 	ConstAsEnum          = "const-as-enum"
+	NullableAsTypeNull   = "nullable-as-type-null"
+	NullableWrap         = "nullable-wrap"
+	ExclusiveBoundForm   = "exclusive-bound-form"
+	ByteAsBase64         = "byte-as-base64"
 )
 
 // Equivalences is the catalogue `apiver rules` prints.
@@ -37,6 +41,10 @@ var Equivalences = []Equivalence{
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
 	{ConstAsEnum, "A const and an enum of that one value take the same value: a move between them (OpenAPI 3.1's const for a one-value enum) is no change; a move that takes other values is rated as the enum's values removed and added (enum: [json, xml] made const: json is xml removed)."},
+	{NullableAsTypeNull, "nullable: true (OpenAPI 3.0) and \"null\" in a type list (OpenAPI 3.1) both take null: a move between them is no change."},
+	{NullableWrap, "A schema with nullable: true (OpenAPI 3.0) and the wrapper of it that OpenAPI 3.1 writes, oneOf or anyOf [the schema, {type: \"null\"}], take the same values: the move is rated by what changed in the schema, not as nullability removed and branches added."},
+	{ExclusiveBoundForm, "minimum: 0 with exclusiveMinimum: true (OpenAPI 3.0) and exclusiveMinimum: 0 (OpenAPI 3.1) are the same bound, as are the maximum's; bounds are rated by the tightest value they allow, whichever keyword sets it."},
+	{ByteAsBase64, "format: byte (OpenAPI 3.0) and contentEncoding: base64 (OpenAPI 3.1) both say a base64-encoded string: a move between them is no change."},
 	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component is the same branch where the discriminator maps the same value to both: a client sends and receives that value for it. The same schema is no change; another is rated by what changed in it, not as a branch removed and one added."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
@@ -77,9 +85,13 @@ type normalizer struct {
 
 func (n *normalizer) walk(v reflect.Value) {
 	walkSchemaDiffs(v, n.seen, func(d *oasdiff.SchemaDiff) {
+		n.nullableWrap(d)
 		normalizeLengths(d)
 		normalizeArrayEnum(d)
 		normalizeConstEnum(d)
+		normalizeNullable(d)
+		normalizeNumberBounds(d)
+		normalizeBase64(d)
 		n.renamedBranches(d)
 	})
 }
@@ -245,6 +257,198 @@ func normalizeConstEnum(d *oasdiff.SchemaDiff) {
 	if revision, ok := takenValues(d.Revision); ok {
 		d.EnumDiff, d.ConstDiff = enumDiff(base, revision), nil
 	}
+}
+
+// normalizeNullable drops a move between nullable: true and "null" in a
+// type list: the schema takes null before and after. A change of the other
+// types stays.
+func normalizeNullable(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || (d.NullableDiff == nil && d.TypeDiff == nil) || takesNull(d.Base) != takesNull(d.Revision) {
+		return
+	}
+	d.NullableDiff = nil
+	if d.TypeDiff != nil {
+		d.TypeDiff.Added = slices.DeleteFunc(d.TypeDiff.Added, isNull)
+		d.TypeDiff.Deleted = slices.DeleteFunc(d.TypeDiff.Deleted, isNull)
+		if len(d.TypeDiff.Added) == 0 && len(d.TypeDiff.Deleted) == 0 {
+			d.TypeDiff = nil
+		}
+	}
+}
+
+func isNull(t string) bool { return t == openapi3.TypeNull }
+
+// takesNull reports whether a typed schema takes null, by either form.
+func takesNull(s *openapi3.Schema) bool {
+	return s.Nullable || (s.Type != nil && s.Type.Includes(openapi3.TypeNull))
+}
+
+// nullableWrap rates a schema with nullable: true made the OpenAPI 3.1
+// wrapper of it (oneOf or anyOf: [the schema, {type: "null"}]), or back, by
+// the diff of the schema without nullable and the wrapper's other branch:
+// both sides take those values and null. oasdiff pairs a wrapper only with
+// a schema that refuses null.
+func (n *normalizer) nullableWrap(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil {
+		return
+	}
+	var base, revision *openapi3.SchemaRef
+	if plain, ok := nullableForm(d.Base); ok {
+		if payload, ok := nullableWrapper(d.Revision); ok {
+			base, revision = plain, payload
+		}
+	} else if payload, ok := nullableWrapper(d.Base); ok {
+		if plain, ok := nullableForm(d.Revision); ok {
+			base, revision = payload, plain
+		}
+	}
+	if base == nil {
+		return
+	}
+	sub, ok := n.branchDiff(base, revision)
+	switch {
+	case !ok:
+	case sub == nil:
+		*d = oasdiff.SchemaDiff{Base: base.Value, Revision: revision.Value}
+	default:
+		*d = *sub
+	}
+}
+
+// nullableForm is a typed schema that takes null by nullable: true (and
+// no composition), without it.
+func nullableForm(s *openapi3.Schema) (*openapi3.SchemaRef, bool) {
+	if !s.Nullable || s.Type == nil || len(*s.Type) == 0 || s.Type.Includes(openapi3.TypeNull) || composed(s) {
+		return nil, false
+	}
+	plain := *s
+	plain.Nullable = false
+	return &openapi3.SchemaRef{Value: &plain}, true
+}
+
+// nullableWrapper is the other branch of a schema that is only a oneOf or
+// an anyOf of two branches, one of them {type: "null"} and the other a
+// typed schema that refuses null (so that oneOf takes null once).
+func nullableWrapper(s *openapi3.Schema) (*openapi3.SchemaRef, bool) {
+	branches := s.OneOf
+	if len(s.AnyOf) > 0 {
+		branches = s.AnyOf
+	}
+	rest := *s
+	rest.OneOf, rest.AnyOf = nil, nil
+	if len(branches) != 2 || len(s.OneOf) > 0 && len(s.AnyOf) > 0 || composed(&rest) || !rest.IsEmpty() || rest.Discriminator != nil {
+		return nil, false
+	}
+	var payload *openapi3.SchemaRef
+	nulls := 0
+	for _, b := range branches {
+		switch {
+		case b == nil || b.Value == nil:
+			return nil, false
+		case bareNull(b.Value):
+			nulls++
+		default:
+			payload = b
+		}
+	}
+	p := payload
+	if nulls != 1 || p.Value.Type == nil || len(*p.Value.Type) == 0 || takesNull(p.Value) || p.Value.Always != nil {
+		return nil, false
+	}
+	return p, true
+}
+
+// bareNull reports the schema {type: "null"}, descriptions aside.
+func bareNull(s *openapi3.Schema) bool {
+	if s.Type == nil || len(*s.Type) != 1 || (*s.Type)[0] != openapi3.TypeNull || composed(s) {
+		return false
+	}
+	rest := *s
+	rest.Type = nil
+	return rest.IsEmpty()
+}
+
+// composed reports a schema with a composition or a boolean form, which
+// IsEmpty does not read.
+func composed(s *openapi3.Schema) bool {
+	return len(s.OneOf) > 0 || len(s.AnyOf) > 0 || len(s.AllOf) > 0 || s.Not != nil || s.Always != nil
+}
+
+// normalizeNumberBounds drops the changes of a lower or an upper bound
+// whose tightest value allowed is the same before and after, whichever
+// keywords set it (OpenAPI 3.0's minimum with exclusiveMinimum: true, 3.1's
+// exclusiveMinimum: a number).
+func normalizeNumberBounds(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil {
+		return
+	}
+	for _, b := range []struct {
+		nb               numberBound
+		bound, exclusive **oasdiff.ValueDiff
+	}{{numberBounds[0], &d.MinDiff, &d.ExclusiveMinDiff}, {numberBounds[1], &d.MaxDiff, &d.ExclusiveMaxDiff}} {
+		if *b.bound == nil && *b.exclusive == nil {
+			continue
+		}
+		base, revision := b.nb.limit(d.Base), b.nb.limit(d.Revision)
+		switch baseOld, revisionOld := b.nb.boolForm(d.Base), b.nb.boolForm(d.Revision); {
+		case sameLimit(base, revision):
+			*b.bound, *b.exclusive = nil, nil
+		case baseOld != revisionOld:
+			// One side in each form: the diff is read as both in
+			// OpenAPI 3.1's (a minimum raised across the move is an
+			// exclusiveMinimum increased, not a minimum unset).
+			baseInclusive, baseExclusive := b.nb.numberForm(d.Base)
+			revInclusive, revExclusive := b.nb.numberForm(d.Revision)
+			*b.bound, *b.exclusive = valueDiff(baseInclusive, revInclusive), valueDiff(baseExclusive, revExclusive)
+		}
+	}
+}
+
+// boolForm reports a bound made exclusive by OpenAPI 3.0's boolean.
+func (nb numberBound) boolForm(s *openapi3.Schema) bool {
+	_, exclusive := nb.read(s)
+	return exclusive.IsTrue()
+}
+
+// numberForm is the bound's inclusive and exclusive values as OpenAPI 3.1
+// writes them (nil: none), as oasdiff's diff holds them.
+func (nb numberBound) numberForm(s *openapi3.Schema) (inclusive, exclusive any) {
+	v, ex := nb.read(s)
+	if v != nil && ex.IsTrue() {
+		return nil, *v
+	}
+	if v != nil {
+		inclusive = *v
+	}
+	if ex.Value != nil {
+		exclusive = *ex.Value
+	}
+	return inclusive, exclusive
+}
+
+func sameLimit(a, b limit) bool {
+	if a.value == nil || b.value == nil {
+		return a.value == nil && b.value == nil
+	}
+	return *a.value == *b.value && a.exclusive == b.exclusive
+}
+
+// normalizeBase64 drops a move between format: byte and contentEncoding:
+// base64, which say the same encoding.
+func normalizeBase64(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || d.FormatDiff == nil || d.ContentEncodingDiff == nil {
+		return
+	}
+	if base64Only(d.Base) && base64Only(d.Revision) {
+		d.FormatDiff, d.ContentEncodingDiff = nil, nil
+	}
+}
+
+// base64Only reports a string said base64-encoded by exactly one of the
+// two forms, with no other format or encoding.
+func base64Only(s *openapi3.Schema) bool {
+	byFormat, byEncoding := s.Format == "byte", strings.EqualFold(s.ContentEncoding, "base64")
+	return byFormat != byEncoding && (s.Format == "" || byFormat) && (s.ContentEncoding == "" || byEncoding)
 }
 
 // takenValues are the values a schema's const and enum take, where they
