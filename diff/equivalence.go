@@ -33,6 +33,8 @@ const (
 	NullableWrap         = "nullable-wrap"
 	ExclusiveBoundForm   = "exclusive-bound-form"
 	ByteAsBase64         = "byte-as-base64"
+	BinaryAsOctetStream  = "binary-as-octet-stream"
+	TypeListAsBranches   = "type-list-as-branches"
 )
 
 // Equivalences is the catalogue `apiver rules` prints.
@@ -41,10 +43,12 @@ var Equivalences = []Equivalence{
 	{EnumOnArrayOrItems, "An enum moved between an array schema and its items, with the same values, is no change; changed values are rated as a change of the items' enum."},
 	{EnumOrder, "The same enum values in another order are no change."},
 	{ConstAsEnum, "A const and an enum of that one value take the same value: a move between them (OpenAPI 3.1's const for a one-value enum) is no change; a move that takes other values is rated as the enum's values removed and added (enum: [json, xml] made const: json is xml removed)."},
-	{NullableAsTypeNull, "nullable: true (OpenAPI 3.0) and \"null\" in a type list (OpenAPI 3.1) both take null: a move between them is no change."},
+	{NullableAsTypeNull, "nullable: true (OpenAPI 3.0) and \"null\" in a type list (OpenAPI 3.1) both take null: a move between them is no change, nor is null listed in the enum of a schema that takes null (as 3.1 lists it)."},
 	{NullableWrap, "A schema with nullable: true (OpenAPI 3.0) and the wrapper of it that OpenAPI 3.1 writes, oneOf or anyOf [the schema, {type: \"null\"}], take the same values: the move is rated by what changed in the schema, not as nullability removed and branches added."},
 	{ExclusiveBoundForm, "minimum: 0 with exclusiveMinimum: true (OpenAPI 3.0) and exclusiveMinimum: 0 (OpenAPI 3.1) are the same bound, as are the maximum's; bounds are rated by the tightest value they allow, whichever keyword sets it."},
 	{ByteAsBase64, "format: byte (OpenAPI 3.0) and contentEncoding: base64 (OpenAPI 3.1) both say a base64-encoded string: a move between them is no change."},
+	{BinaryAsOctetStream, "format: binary (OpenAPI 3.0) and contentMediaType: application/octet-stream (OpenAPI 3.1) both say raw bytes: a move between them is no change."},
+	{TypeListAsBranches, "A type list (OpenAPI 3.1: type: [string, integer]) and a oneOf or anyOf of one bare type a branch take the same values where they name the same types (not a oneOf of number and integer, which refuses an integer): a move between them is no change."},
 	{RenamedBranch, "A oneOf/anyOf branch whose $ref names another component is the same branch where the discriminator maps the same value to both: a client sends and receives that value for it. The same schema is no change; another is rated by what changed in it, not as a branch removed and one added."},
 	{AccessModeUnseen, "readOnly set or cleared on a property as a response returns it, or writeOnly as a request sends it, is no change: the keyword restricts only the other direction."},
 }
@@ -92,6 +96,8 @@ func (n *normalizer) walk(v reflect.Value) {
 		normalizeNullable(d)
 		normalizeNumberBounds(d)
 		normalizeBase64(d)
+		normalizeBinary(d)
+		normalizeTypeList(d)
 		n.renamedBranches(d)
 	})
 }
@@ -274,13 +280,81 @@ func normalizeNullable(d *oasdiff.SchemaDiff) {
 			d.TypeDiff = nil
 		}
 	}
+	// OpenAPI 3.1 lists null in an enum that takes it; 3.0's nullable
+	// takes it without.
+	if e := d.EnumDiff; e != nil && takesNull(d.Base) {
+		e.Added = slices.DeleteFunc(e.Added, isNil)
+		e.Deleted = slices.DeleteFunc(e.Deleted, isNil)
+		if !e.EnumAdded && !e.EnumDeleted && len(e.Added) == 0 && len(e.Deleted) == 0 {
+			d.EnumDiff = nil
+		}
+	}
 }
 
 func isNull(t string) bool { return t == openapi3.TypeNull }
 
-// takesNull reports whether a typed schema takes null, by either form.
+func isNil(v any) bool { return v == nil }
+
+// takesNull reports whether a typed schema takes null: by nullable: true
+// (OpenAPI 3.0), or by null in its type list where its enum, if any, lists
+// null too (3.1).
 func takesNull(s *openapi3.Schema) bool {
-	return s.Nullable || (s.Type != nil && s.Type.Includes(openapi3.TypeNull))
+	if s.Nullable {
+		return true
+	}
+	return s.Type != nil && s.Type.Includes(openapi3.TypeNull) && s.Const == nil && (len(s.Enum) == 0 || slices.Contains(s.Enum, nil))
+}
+
+// normalizeTypeList drops a move between a type list (OpenAPI 3.1:
+// type: [string, integer]) and a oneOf or anyOf of one bare type a branch
+// that takes the same types.
+func normalizeTypeList(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || (d.TypeDiff == nil && d.ListOfTypesDiff == nil) {
+		return
+	}
+	base, baseList, ok := typesTaken(d.Base)
+	if !ok {
+		return
+	}
+	revision, revisionList, ok := typesTaken(d.Revision)
+	if !ok || baseList == revisionList || !slices.Equal(base, revision) {
+		return
+	}
+	d.TypeDiff, d.ListOfTypesDiff, d.OneOfDiff, d.AnyOfDiff = nil, nil, nil, nil
+}
+
+// typesTaken are the types a schema takes, sorted, by a type list of two
+// or more (list) or by the branches of a oneOf or an anyOf, each one bare
+// type; false otherwise. A oneOf of number and integer is not: an integer
+// matches both branches, and oneOf refuses it.
+func typesTaken(s *openapi3.Schema) ([]string, bool, bool) {
+	if s.Type != nil && len(*s.Type) >= 2 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		return slices.Sorted(slices.Values(*s.Type)), true, true
+	}
+	branches := s.OneOf
+	if len(s.AnyOf) > 0 {
+		branches = s.AnyOf
+	}
+	if len(branches) < 2 || len(s.OneOf) > 0 && len(s.AnyOf) > 0 || (s.Type != nil && len(*s.Type) > 0) {
+		return nil, false, false
+	}
+	var types []string
+	for _, b := range branches {
+		if b == nil || b.Value == nil || b.Value.Type == nil || len(*b.Value.Type) != 1 || composed(b.Value) {
+			return nil, false, false
+		}
+		rest := *b.Value
+		rest.Type = nil
+		if !rest.IsEmpty() || rest.Discriminator != nil {
+			return nil, false, false
+		}
+		types = append(types, (*b.Value.Type)[0])
+	}
+	slices.Sort(types)
+	if len(s.OneOf) > 0 && (slices.Contains(types, openapi3.TypeNumber) && slices.Contains(types, openapi3.TypeInteger) || len(slices.Compact(slices.Clone(types))) != len(types)) {
+		return nil, false, false
+	}
+	return slices.Compact(types), false, true
 }
 
 // nullableWrap rates a schema with nullable: true made the OpenAPI 3.1
@@ -442,6 +516,24 @@ func normalizeBase64(d *oasdiff.SchemaDiff) {
 	if base64Only(d.Base) && base64Only(d.Revision) {
 		d.FormatDiff, d.ContentEncodingDiff = nil, nil
 	}
+}
+
+// normalizeBinary drops a move between format: binary and
+// contentMediaType: application/octet-stream, which say the same raw bytes.
+func normalizeBinary(d *oasdiff.SchemaDiff) {
+	if d.Base == nil || d.Revision == nil || d.FormatDiff == nil || d.ContentMediaTypeDiff == nil {
+		return
+	}
+	if binaryOnly(d.Base) && binaryOnly(d.Revision) {
+		d.FormatDiff, d.ContentMediaTypeDiff = nil, nil
+	}
+}
+
+// binaryOnly reports a string said raw bytes by exactly one of the two
+// forms, with no other format or media type.
+func binaryOnly(s *openapi3.Schema) bool {
+	byFormat, byMediaType := s.Format == "binary", strings.EqualFold(s.ContentMediaType, "application/octet-stream")
+	return byFormat != byMediaType && (s.Format == "" || byFormat) && (s.ContentMediaType == "" || byMediaType)
 }
 
 // base64Only reports a string said base64-encoded by exactly one of the

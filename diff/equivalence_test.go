@@ -2,6 +2,7 @@ package diff
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -71,6 +72,12 @@ func TestOpenAPI31Forms(t *testing.T) {
 		{"format: byte made contentEncoding: base64", &openapi3.Schema{Type: typed("string"), Format: "byte"}, &openapi3.Schema{Type: typed("string"), ContentEncoding: "base64"},
 			oasdiff.SchemaDiff{FormatDiff: &oasdiff.ValueDiff{From: "byte"}, ContentEncodingDiff: &oasdiff.ValueDiff{To: "base64"}},
 			normalizeBase64, func(d oasdiff.SchemaDiff) bool { return d.FormatDiff == nil && d.ContentEncodingDiff == nil }},
+		{"format: binary made contentMediaType: application/octet-stream", &openapi3.Schema{Type: typed("string"), Format: "binary"}, &openapi3.Schema{Type: typed("string"), ContentMediaType: "application/octet-stream"},
+			oasdiff.SchemaDiff{FormatDiff: &oasdiff.ValueDiff{From: "binary"}, ContentMediaTypeDiff: &oasdiff.ValueDiff{To: "application/octet-stream"}},
+			normalizeBinary, func(d oasdiff.SchemaDiff) bool { return d.FormatDiff == nil && d.ContentMediaTypeDiff == nil }},
+		{"format: binary made contentMediaType: image/png", &openapi3.Schema{Type: typed("string"), Format: "binary"}, &openapi3.Schema{Type: typed("string"), ContentMediaType: "image/png"},
+			oasdiff.SchemaDiff{FormatDiff: &oasdiff.ValueDiff{From: "binary"}, ContentMediaTypeDiff: &oasdiff.ValueDiff{To: "image/png"}},
+			normalizeBinary, func(d oasdiff.SchemaDiff) bool { return d.FormatDiff != nil && d.ContentMediaTypeDiff != nil }},
 		{"format: byte made contentEncoding: base32", &openapi3.Schema{Type: typed("string"), Format: "byte"}, &openapi3.Schema{Type: typed("string"), ContentEncoding: "base32"},
 			oasdiff.SchemaDiff{FormatDiff: &oasdiff.ValueDiff{From: "byte"}, ContentEncodingDiff: &oasdiff.ValueDiff{To: "base32"}},
 			normalizeBase64, func(d oasdiff.SchemaDiff) bool { return d.FormatDiff != nil && d.ContentEncodingDiff != nil }},
@@ -110,5 +117,57 @@ func TestNullableWrapper(t *testing.T) {
 		if _, got := nullableWrapper(c.schema); got != c.want {
 			t.Errorf("%s: nullableWrapper = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestTypesTaken: a type list and a oneOf or anyOf of bare single types
+// name the types they take; a oneOf of number and integer, or a branch
+// with more than its type, names none.
+func TestTypesTaken(t *testing.T) {
+	t.Parallel()
+	typed := func(types ...string) *openapi3.Types { t := openapi3.Types(types); return &t }
+	branch := func(typ string) *openapi3.SchemaRef {
+		return &openapi3.SchemaRef{Value: &openapi3.Schema{Type: typed(typ)}}
+	}
+	max := 3.0
+	for _, c := range []struct {
+		name   string
+		schema *openapi3.Schema
+		want   []string
+		list   bool
+	}{
+		{"a type list", &openapi3.Schema{Type: typed("string", "integer")}, []string{"integer", "string"}, true},
+		{"one type", &openapi3.Schema{Type: typed("string")}, nil, false},
+		{"oneOf", &openapi3.Schema{OneOf: openapi3.SchemaRefs{branch("string"), branch("integer")}}, []string{"integer", "string"}, false},
+		{"anyOf of number and integer", &openapi3.Schema{AnyOf: openapi3.SchemaRefs{branch("number"), branch("integer")}}, []string{"integer", "number"}, false},
+		{"oneOf of number and integer", &openapi3.Schema{OneOf: openapi3.SchemaRefs{branch("number"), branch("integer")}}, nil, false},
+		{"a branch with a bound", &openapi3.Schema{OneOf: openapi3.SchemaRefs{branch("string"), {Value: &openapi3.Schema{Type: typed("integer"), Max: &max}}}}, nil, false},
+	} {
+		got, list, ok := typesTaken(c.schema)
+		if !slices.Equal(got, c.want) || ok != (c.want != nil) || list != c.list {
+			t.Errorf("%s: typesTaken = %v, %v, %v; want %v, %v", c.name, got, list, ok, c.want, c.list)
+		}
+	}
+}
+
+// TestNullInEnum: null listed in the enum of a schema that takes null is
+// no change; a 3.1 type list with null whose enum leaves null out does not
+// take it.
+func TestNullInEnum(t *testing.T) {
+	t.Parallel()
+	typed := func(types ...string) *openapi3.Types { t := openapi3.Types(types); return &t }
+	d := oasdiff.SchemaDiff{
+		Base:         &openapi3.Schema{Type: typed("string"), Nullable: true, Enum: []any{"on"}},
+		Revision:     &openapi3.Schema{Type: typed("string", "null"), Enum: []any{"on", nil}},
+		NullableDiff: &oasdiff.ValueDiff{From: true, To: false},
+		TypeDiff:     &oasdiff.StringsDiff{Added: []string{"null"}},
+		EnumDiff:     &oasdiff.EnumDiff{Added: []any{nil}},
+	}
+	normalizeNullable(&d)
+	if d.NullableDiff != nil || d.TypeDiff != nil || d.EnumDiff != nil {
+		t.Errorf("after normalizing: nullable %+v, type %+v, enum %+v", d.NullableDiff, d.TypeDiff, d.EnumDiff)
+	}
+	if takesNull(&openapi3.Schema{Type: typed("string", "null"), Enum: []any{"on"}}) {
+		t.Error("a type list with null and an enum without it takes null")
 	}
 }
