@@ -670,7 +670,12 @@ func narrowings(base, revision *openapi3.Schema) []narrowing {
 	lower("minLength", least(base.MinLength), least(revision.MinLength))
 	upper("maxLength", count(base.MaxLength), count(revision.MaxLength))
 	for _, nb := range numberBounds {
-		if b, r := nb.limit(base), nb.limit(revision); nb.tighter(r, b) {
+		b, r := nb.limit(base), nb.limit(revision)
+		tighter := nb.tighter(r, b)
+		if integers(base) && integers(revision) {
+			tighter = nb.tighter(nb.integral(r), nb.integral(b)) // < 6 takes what <= 5 does
+		}
+		if tighter {
 			n := narrowing{r.keyword, bound(nb.valueOf(base, r.keyword)), bound(r.value)}
 			if n.from == n.to {
 				// OpenAPI 3.0: the same bound made exclusive.

@@ -86,6 +86,8 @@ func TestNumberNarrowings(t *testing.T) {
 		{"an exclusive maximum lowered", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(8)}}, []narrowing{{"exclusiveMaximum", "9", "8"}}},
 		{"an exclusive maximum made inclusive at a lower value", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{Max: num(8)}, []narrowing{{"maximum", "none", "8"}}},
 		{"an exclusive maximum made inclusive", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(9)}}, &openapi3.Schema{Max: num(9)}, nil},
+		{"of integers, an exclusive maximum made the maximum it allows", &openapi3.Schema{Type: &openapi3.Types{"integer"}, ExclusiveMax: openapi3.ExclusiveBound{Value: num(6)}}, &openapi3.Schema{Type: &openapi3.Types{"integer"}, Max: num(5)}, nil},
+		{"of numbers, an exclusive maximum made a lower maximum", &openapi3.Schema{ExclusiveMax: openapi3.ExclusiveBound{Value: num(6)}}, &openapi3.Schema{Max: num(5)}, []narrowing{{"maximum", "none", "5"}}},
 		{"a multipleOf set", &openapi3.Schema{}, &openapi3.Schema{MultipleOf: num(5)}, []narrowing{{"multipleOf", "none", "5"}}},
 		{"a multipleOf changed to a multiple", &openapi3.Schema{MultipleOf: num(2)}, &openapi3.Schema{MultipleOf: num(4)}, []narrowing{{"multipleOf", "2", "4"}}},
 		{"a multipleOf changed to a divisor", &openapi3.Schema{MultipleOf: num(4)}, &openapi3.Schema{MultipleOf: num(2)}, nil},

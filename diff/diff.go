@@ -249,6 +249,9 @@ func diffPairs(baseSource, revisionSource *specs.Snapshot, pairs []pairing, opts
 		case inPair:
 			p := pairs[i]
 			change.Operation, change.Version = p.Operation, p.Version
+			if change.Location == nil {
+				change.Location = p.operationLocation(isRemoval(change.ID), baseSource, revisionSource)
+			}
 			change.Message = names.restore(change.Message, p.Version)
 			if d := p.direction(); d.Outbound() {
 				if change, ok = j.outboundChange(change, d, p); !ok {
@@ -421,6 +424,27 @@ func fileOf(file string, s *specs.Snapshot) string {
 		return name
 	}
 	return file
+}
+
+// operationLocation places a change oasdiff gives no place (a 3.1 type
+// list's null added, whose keyword is type, not nullable) at its operation:
+// in the revision, in the base for a removal, where the other has none.
+func (p pairing) operationLocation(removal bool, base, revision *specs.Snapshot) *Location {
+	sides := []struct {
+		side     *side
+		snapshot *specs.Snapshot
+	}{{p.revision, revision}, {p.base, base}}
+	if removal {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	for _, s := range sides {
+		if s.side == nil || s.side.op == nil || s.side.op.Origin == nil || s.side.op.Origin.Key == nil || s.side.op.Origin.Key.Line == 0 {
+			continue
+		}
+		key := s.side.op.Origin.Key
+		return &Location{File: fileOf(cmp.Or(key.File, s.side.file), s.snapshot), Line: key.Line, Column: key.Column, Ref: s.snapshot.Ref}
+	}
+	return nil
 }
 
 func isRemoval(id string) bool {

@@ -45,7 +45,7 @@ var Equivalences = []Equivalence{
 	{ConstAsEnum, "A const and an enum of that one value take the same value: a move between them (OpenAPI 3.1's const for a one-value enum) is no change; a move that takes other values is rated as the enum's values removed and added (enum: [json, xml] made const: json is xml removed)."},
 	{NullableAsTypeNull, "nullable: true (OpenAPI 3.0) and \"null\" in a type list (OpenAPI 3.1) both take null: a move between them is no change, nor is null listed in the enum of a schema that takes null (as 3.1 lists it)."},
 	{NullableWrap, "A schema with nullable: true (OpenAPI 3.0) and the wrapper of it that OpenAPI 3.1 writes, oneOf or anyOf [the schema, {type: \"null\"}], take the same values: the move is rated by what changed in the schema, not as nullability removed and branches added."},
-	{ExclusiveBoundForm, "minimum: 0 with exclusiveMinimum: true (OpenAPI 3.0) and exclusiveMinimum: 0 (OpenAPI 3.1) are the same bound, as are the maximum's; bounds are rated by the tightest value they allow, whichever keyword sets it."},
+	{ExclusiveBoundForm, "minimum: 0 with exclusiveMinimum: true (OpenAPI 3.0) and exclusiveMinimum: 0 (OpenAPI 3.1) are the same bound, as are the maximum's; bounds are rated by the tightest value they allow, whichever keyword sets it (of integers, exclusiveMaximum: 6 allows what maximum: 5 does)."},
 	{ByteAsBase64, "format: byte (OpenAPI 3.0) and contentEncoding: base64 (OpenAPI 3.1) both say a base64-encoded string: a move between them is no change."},
 	{BinaryAsOctetStream, "format: binary (OpenAPI 3.0) and contentMediaType: application/octet-stream (OpenAPI 3.1) both say raw bytes: a move between them is no change."},
 	{TypeListAsBranches, "A type list (OpenAPI 3.1: type: [string, integer]) and a oneOf or anyOf of one bare type a branch take the same values where they name the same types (not a oneOf of number and integer, which refuses an integer): a move between them is no change."},
@@ -464,6 +464,9 @@ func normalizeNumberBounds(d *oasdiff.SchemaDiff) {
 			continue
 		}
 		base, revision := b.nb.limit(d.Base), b.nb.limit(d.Revision)
+		if integers(d.Base) && integers(d.Revision) {
+			base, revision = b.nb.integral(base), b.nb.integral(revision)
+		}
 		switch baseOld, revisionOld := b.nb.boolForm(d.Base), b.nb.boolForm(d.Revision); {
 		case sameLimit(base, revision):
 			*b.bound, *b.exclusive = nil, nil
@@ -498,6 +501,31 @@ func (nb numberBound) numberForm(s *openapi3.Schema) (inclusive, exclusive any) 
 		exclusive = *ex.Value
 	}
 	return inclusive, exclusive
+}
+
+// integers reports a schema whose values are integers only.
+func integers(s *openapi3.Schema) bool {
+	return s.Type != nil && len(*s.Type) == 1 && (*s.Type)[0] == openapi3.TypeInteger
+}
+
+// integral is the limit as the integer it allows last, inclusive: of
+// integers, < 6 allows what <= 5 does.
+func (nb numberBound) integral(l limit) limit {
+	if l.value == nil {
+		return l
+	}
+	v := *l.value
+	switch {
+	case nb.upper && l.exclusive:
+		v = math.Ceil(v) - 1
+	case nb.upper:
+		v = math.Floor(v)
+	case l.exclusive:
+		v = math.Floor(v) + 1
+	default:
+		v = math.Ceil(v)
+	}
+	return limit{value: &v, keyword: l.keyword}
 }
 
 func sameLimit(a, b limit) bool {

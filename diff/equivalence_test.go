@@ -69,6 +69,12 @@ func TestOpenAPI31Forms(t *testing.T) {
 			normalizeNumberBounds, func(d oasdiff.SchemaDiff) bool {
 				return d.MinDiff == nil && reflect.DeepEqual(d.ExclusiveMinDiff, &oasdiff.ValueDiff{From: 0.0, To: 1.0})
 			}},
+		{"of integers, a maximum made the exclusive maximum above it", &openapi3.Schema{Type: typed("integer"), Max: num(5)}, &openapi3.Schema{Type: typed("integer"), ExclusiveMax: openapi3.ExclusiveBound{Value: num(6)}},
+			oasdiff.SchemaDiff{MaxDiff: &oasdiff.ValueDiff{From: 5.0}, ExclusiveMaxDiff: &oasdiff.ValueDiff{To: 6.0}},
+			normalizeNumberBounds, func(d oasdiff.SchemaDiff) bool { return d.MaxDiff == nil && d.ExclusiveMaxDiff == nil }},
+		{"of numbers, a maximum made the exclusive maximum above it", &openapi3.Schema{Type: typed("number"), Max: num(5)}, &openapi3.Schema{Type: typed("number"), ExclusiveMax: openapi3.ExclusiveBound{Value: num(6)}},
+			oasdiff.SchemaDiff{MaxDiff: &oasdiff.ValueDiff{From: 5.0}, ExclusiveMaxDiff: &oasdiff.ValueDiff{To: 6.0}},
+			normalizeNumberBounds, func(d oasdiff.SchemaDiff) bool { return d.MaxDiff != nil && d.ExclusiveMaxDiff != nil }},
 		{"format: byte made contentEncoding: base64", &openapi3.Schema{Type: typed("string"), Format: "byte"}, &openapi3.Schema{Type: typed("string"), ContentEncoding: "base64"},
 			oasdiff.SchemaDiff{FormatDiff: &oasdiff.ValueDiff{From: "byte"}, ContentEncodingDiff: &oasdiff.ValueDiff{To: "base64"}},
 			normalizeBase64, func(d oasdiff.SchemaDiff) bool { return d.FormatDiff == nil && d.ContentEncodingDiff == nil }},
