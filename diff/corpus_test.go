@@ -47,14 +47,7 @@ func TestEquivalencesKeepRequestTightenings(t *testing.T) {
 // equivalencesKeepRequestTightenings checks one pair; the subtest's name
 // is the revision's, the log names both.
 func equivalencesKeepRequestTightenings(t *testing.T, basePath, revisionPath string, cfg policy.Config) {
-	base, err := load.Load(basePath, specs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	revision, err := load.Load(revisionPath, specs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, revision := loadBoth(t, basePath, revisionPath)
 	opts := diff.Options{Product: "atlas", Levels: cfg.ChangeLevels(), Date: revision.Date}
 	effective, err := diff.Compare(base, revision, opts)
 	if err != nil {
@@ -132,4 +125,18 @@ func tightenings(r *diff.Result) map[tightening]bool {
 		}
 	}
 	return out
+}
+
+// loadBoth loads two snapshot files whole.
+func loadBoth(t *testing.T, basePath, revisionPath string) (base, revision *specs.Snapshot) {
+	t.Helper()
+	base, err := load.Load(basePath, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revision, err = load.Load(revisionPath, specs.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, revision
 }

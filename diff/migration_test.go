@@ -7,8 +7,6 @@ import (
 
 	"github.com/apiver/apiver/diff"
 	"github.com/apiver/apiver/internal/corpus"
-	"github.com/apiver/apiver/load"
-	"github.com/apiver/apiver/specs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -40,14 +38,7 @@ func TestOpenAPI31MigrationIsNoChange(t *testing.T) {
 	if err := os.WriteFile(revisionPath, moved, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base, err := load.Load(basePath, specs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	revision, err := load.Load(revisionPath, specs.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, revision := loadBoth(t, basePath, revisionPath)
 	if revision.Doc.OpenAPI != "3.1.0" {
 		t.Fatalf("the moved snapshot is OpenAPI %s", revision.Doc.OpenAPI)
 	}
