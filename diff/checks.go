@@ -191,8 +191,6 @@ func oauthFlowsCheck(report *oasdiff.Diff, _ *oasdiff.OperationsSourcesMap, conf
 func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
-		// A schema on one side only is oasdiff's to tell (a schema added
-		// or removed).
 		change := func(body, property, keyword string, sd *oasdiff.SchemaDiff, propertyPath string, args ...any) {
 			id, args := placedChange(body, property, propertyPath, args)
 			c := ownChange(id, config, sources, path, method, op, args)
@@ -200,6 +198,8 @@ func additionalPropertiesCheck(report *oasdiff.Diff, sources *oasdiff.Operations
 				sourceAt(fieldLocation(sd.Revision.Origin, keyword), op.Revision, sources)))
 		}
 		forEachRequestSchema(op, func(sd *oasdiff.SchemaDiff, property string) {
+			// A schema on one side only is oasdiff's to tell (a schema
+			// added or removed).
 			if sd.Base == nil || sd.Revision == nil {
 				return
 			}

@@ -321,6 +321,7 @@ func normalizeTypeList(d *oasdiff.SchemaDiff) {
 		return
 	}
 	d.TypeDiff, d.ListOfTypesDiff, d.OneOfDiff, d.AnyOfDiff = nil, nil, nil, nil
+	d.OneOfWrappingDiff, d.NullableWrappingDiff = nil, nil
 }
 
 // typesTaken are the types a schema takes, sorted, by a type list of two
@@ -425,11 +426,10 @@ func nullableWrapper(s *openapi3.Schema) (*openapi3.SchemaRef, bool) {
 			payload = b
 		}
 	}
-	p := payload
-	if nulls != 1 || p.Value.Type == nil || len(*p.Value.Type) == 0 || takesNull(p.Value) || p.Value.Always != nil {
+	if nulls != 1 || payload.Value.Type == nil || len(*payload.Value.Type) == 0 || takesNull(payload.Value) || payload.Value.Always != nil {
 		return nil, false
 	}
-	return p, true
+	return payload, true
 }
 
 // bareNull reports the schema {type: "null"}, descriptions aside.
