@@ -888,16 +888,20 @@ func describeForm(p *openapi3.Parameter, mediaType string) string {
 	return p.Style
 }
 
-// withContentSchemas presents each parameter serialized by a content map
-// (`content: {application/json: {schema: …}}`) with that schema as its
-// own, so that oasdiff's parameter checks, which read a parameter's
-// schema only, judge the values it takes (oasdiff leaves the content form
-// unchecked). The content stays, for the serialization check. op is not
-// changed: a copy has the new parameters.
+// withContentSchemas presents each parameter and each response header
+// serialized by a content map (`content: {application/json: {schema: …}}`)
+// with that schema as its own, so that oasdiff's parameter and header
+// checks, which read their own schema only, judge the values they take
+// (oasdiff leaves the content form unchecked). The content stays, for the
+// serialization check. op is not changed: a copy has the new parameters
+// and responses.
 func withContentSchemas(op *openapi3.Operation) *openapi3.Operation {
 	var params openapi3.Parameters
 	for i, p := range op.Parameters {
-		schema := contentSchema(p)
+		if p == nil || p.Value == nil {
+			continue
+		}
+		schema := contentSchema(p.Value)
 		if schema == nil {
 			continue
 		}
@@ -908,21 +912,75 @@ func withContentSchemas(op *openapi3.Operation) *openapi3.Operation {
 		v.Schema = schema
 		params[i] = &openapi3.ParameterRef{Ref: p.Ref, Value: &v, Origin: p.Origin}
 	}
-	if params == nil {
+	responses := headersWithContentSchemas(op.Responses)
+	if params == nil && responses == nil {
 		return op
 	}
 	c := *op
-	c.Parameters = params
+	if params != nil {
+		c.Parameters = params
+	}
+	if responses != nil {
+		c.Responses = responses
+	}
 	return &c
 }
 
-// contentSchema is the schema of a parameter's one content media type,
-// nil where it has its own schema or none.
-func contentSchema(p *openapi3.ParameterRef) *openapi3.SchemaRef {
-	if p == nil || p.Value == nil || p.Value.Schema != nil || len(p.Value.Content) != 1 {
+// headersWithContentSchemas is a copy of responses whose headers
+// serialized by a content map have that schema as their own, nil where
+// none is.
+func headersWithContentSchemas(responses *openapi3.Responses) *openapi3.Responses {
+	if responses == nil {
 		return nil
 	}
-	for _, mt := range p.Value.Content {
+	var out *openapi3.Responses
+	all := responses.Map()
+	for _, status := range slices.Sorted(maps.Keys(all)) {
+		r := all[status]
+		if r == nil || r.Value == nil {
+			continue
+		}
+		var headers openapi3.Headers
+		for _, name := range slices.Sorted(maps.Keys(r.Value.Headers)) {
+			h := r.Value.Headers[name]
+			if h == nil || h.Value == nil {
+				continue
+			}
+			schema := contentSchema(&h.Value.Parameter)
+			if schema == nil {
+				continue
+			}
+			if headers == nil {
+				headers = maps.Clone(r.Value.Headers)
+			}
+			v := *h.Value
+			v.Schema = schema
+			headers[name] = &openapi3.HeaderRef{Ref: h.Ref, Value: &v, Origin: h.Origin, Extensions: h.Extensions}
+		}
+		if headers == nil {
+			continue
+		}
+		if out == nil {
+			out = openapi3.NewResponsesWithCapacity(len(all))
+			out.Extensions, out.Origin = responses.Extensions, responses.Origin
+			for s, ref := range all {
+				out.Set(s, ref)
+			}
+		}
+		resp := *r.Value
+		resp.Headers = headers
+		out.Set(status, &openapi3.ResponseRef{Ref: r.Ref, Value: &resp, Origin: r.Origin, Extensions: r.Extensions})
+	}
+	return out
+}
+
+// contentSchema is the schema of a parameter's (or a header's) one content
+// media type, nil where it has its own schema or none.
+func contentSchema(p *openapi3.Parameter) *openapi3.SchemaRef {
+	if p.Schema != nil || len(p.Content) != 1 {
+		return nil
+	}
+	for _, mt := range p.Content {
 		if mt != nil {
 			return mt.Schema
 		}
