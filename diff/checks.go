@@ -91,6 +91,14 @@ const (
 	ResponseHeaderEnumValueAdded = "response-header-enum-value-added"
 	ResponseHeaderPatternRemoved = "response-header-pattern-removed"
 	ResponseHeaderPatternChanged = "response-header-pattern-changed"
+	// ResponseHeaderConstChanged and ResponseHeaderConstRemoved: the one
+	// value a response header held (const) changed or is gone; and
+	// ResponseHeaderMultipleOfChanged: its multipleOf changed to one that
+	// is not a multiple of the old (4 to 2: it may hold 6). Errors, as
+	// oasdiff rates them in a response property.
+	ResponseHeaderConstChanged      = "response-header-const-changed"
+	ResponseHeaderConstRemoved      = "response-header-const-removed"
+	ResponseHeaderMultipleOfChanged = "response-header-multiple-of-changed"
 	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
 	// offers one of its flows; a client that gets its tokens by it is
 	// refused.
@@ -129,6 +137,9 @@ var ownCheckMessages = map[string]string{
 	ResponseHeaderEnumValueAdded:                   "added the new enum value %s to the response header %s for the response status %s",
 	ResponseHeaderPatternRemoved:                   "removed the pattern %s from the response header %s for the response status %s",
 	ResponseHeaderPatternChanged:                   "changed the pattern of the response header %s from %s to %s for the response status %s",
+	ResponseHeaderConstChanged:                     "the value of the response header %s (const) changed from %s to %s for the response status %s",
+	ResponseHeaderConstRemoved:                     "the response header %s may now hold other values than %s (its const removed) for the response status %s",
+	ResponseHeaderMultipleOfChanged:                "the multipleOf of the response header %s changed from %s to %s for the response status %s",
 	PayloadBodyBecameOptional:                      "the %s payload may now be sent without a body",
 	SecurityOAuthFlowRemoved:                       "the %s flow was removed from the security scheme %s",
 }
@@ -314,8 +325,10 @@ func subschemasSet(base, revision *openapi3.Schema) []narrowing {
 
 // responseHeaderCheck reports a response header's schema widened where
 // oasdiff's checks of headers (type, format, nullable, bounds) do not
-// look: an enum value added, a pattern removed or changed. A client that
-// reads the header may get a value it does not know.
+// look: an enum value added, a pattern removed or changed, a multipleOf
+// changed to one that is not a multiple of the old, a const changed or
+// removed. A client that reads the header may get a value it does not
+// know.
 func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
@@ -337,7 +350,9 @@ func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSource
 					out = append(out, c.WithSources(sourceAt(headerSchemaLocation(op.Base, status, name, sd.Base, keyword), op.Base, sources),
 						sourceAt(headerSchemaLocation(op.Revision, status, name, sd.Revision, keyword), op.Revision, sources)))
 				}
-				if sd.EnumDiff != nil && len(sd.Base.Enum) > 0 && len(sd.Revision.Enum) > 0 {
+				// (An enum given where none was is a narrowing; from a
+				// const, the values added are the enum's: const-as-enum.)
+				if sd.EnumDiff != nil && !sd.EnumDiff.EnumAdded && !sd.EnumDiff.EnumDeleted {
 					for _, v := range sd.EnumDiff.Added {
 						add(ResponseHeaderEnumValueAdded, "enum", v, name, status)
 					}
@@ -348,6 +363,19 @@ func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSource
 					add(ResponseHeaderPatternRemoved, "pattern", b, name, status)
 				default:
 					add(ResponseHeaderPatternChanged, "pattern", name, b, r, status)
+				}
+				// The header widened where the base is narrower than the
+				// revision. (A multipleOf removed is oasdiff's
+				// response-header-multiple-of-unset.)
+				if n, ok := multipleOfNarrowing(sd.Revision, sd.Base); ok && sd.MultipleOfDiff != nil && sd.Revision.MultipleOf != nil {
+					add(ResponseHeaderMultipleOfChanged, "multipleOf", name, n.to, n.from, status)
+				}
+				switch b, r := sd.Base.Const, sd.Revision.Const; {
+				case sd.ConstDiff == nil || b == nil || reflect.DeepEqual(b, r):
+				case r == nil:
+					add(ResponseHeaderConstRemoved, "const", name, valueText(b), status)
+				default:
+					add(ResponseHeaderConstChanged, "const", name, valueText(b), valueText(r), status)
 				}
 			}
 		}
