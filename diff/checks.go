@@ -99,6 +99,9 @@ const (
 	ResponseHeaderConstChanged      = "response-header-const-changed"
 	ResponseHeaderConstRemoved      = "response-header-const-removed"
 	ResponseHeaderMultipleOfChanged = "response-header-multiple-of-changed"
+	// ResponseHeaderBecameNotEnum: a response header's enum is gone; it
+	// may hold any value of its type.
+	ResponseHeaderBecameNotEnum = "response-header-became-not-enum"
 	// SecurityOAuthFlowRemoved: an OAuth 2 security scheme no longer
 	// offers one of its flows; a client that gets its tokens by it is
 	// refused.
@@ -140,6 +143,7 @@ var ownCheckMessages = map[string]string{
 	ResponseHeaderConstChanged:                     "the value of the response header %s (const) changed from %s to %s for the response status %s",
 	ResponseHeaderConstRemoved:                     "the response header %s may now hold other values than %s (its const removed) for the response status %s",
 	ResponseHeaderMultipleOfChanged:                "the multipleOf of the response header %s changed from %s to %s for the response status %s",
+	ResponseHeaderBecameNotEnum:                    "the response header %s is no longer restricted to a list of enum values for the response status %s",
 	PayloadBodyBecameOptional:                      "the %s payload may now be sent without a body",
 	SecurityOAuthFlowRemoved:                       "the %s flow was removed from the security scheme %s",
 }
@@ -325,7 +329,8 @@ func subschemasSet(base, revision *openapi3.Schema) []narrowing {
 
 // responseHeaderCheck reports a response header's schema widened where
 // oasdiff's checks of headers (type, format, nullable, bounds) do not
-// look: an enum value added, a pattern removed or changed, a multipleOf
+// look: an enum value added or the enum removed, a pattern removed or
+// changed, a multipleOf
 // changed to one that is not a multiple of the old, a const changed or
 // removed. A client that reads the header may get a value it does not
 // know.
@@ -352,7 +357,11 @@ func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSource
 				}
 				// (An enum given where none was is a narrowing; from a
 				// const, the values added are the enum's: const-as-enum.)
-				if sd.EnumDiff != nil && !sd.EnumDiff.EnumAdded && !sd.EnumDiff.EnumDeleted {
+				switch {
+				case sd.EnumDiff == nil || sd.EnumDiff.EnumAdded:
+				case sd.EnumDiff.EnumDeleted:
+					add(ResponseHeaderBecameNotEnum, "enum", name, status)
+				default:
 					for _, v := range sd.EnumDiff.Added {
 						add(ResponseHeaderEnumValueAdded, "enum", v, name, status)
 					}

@@ -76,6 +76,7 @@ var OwnChanges = []OwnChange{
 	{ID: ResponseHeaderPatternRemoved, Purpose: "the pattern of a response header's schema removed", Level: checker.WARN},
 	{ID: ResponseHeaderPatternChanged, Purpose: "the pattern of a response header's schema changed (it may take more values)", Level: checker.WARN},
 	{ID: ResponseHeaderMultipleOfChanged, Purpose: "the multipleOf of a response header's schema changed to one that is not a multiple of the old (it may hold more values)", Level: checker.ERR},
+	{ID: ResponseHeaderBecameNotEnum, Purpose: "the enum of a response header's schema removed (it may hold any value of its type)", Level: checker.ERR},
 	{ID: ResponseHeaderConstChanged, Purpose: "the one value a response header holds (const) changed", Level: checker.ERR},
 	{ID: ResponseHeaderConstRemoved, Purpose: "the const of a response header's schema removed (it may hold other values)", Level: checker.ERR},
 }
