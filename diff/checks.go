@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -330,10 +329,9 @@ func subschemasSet(base, revision *openapi3.Schema) []narrowing {
 // responseHeaderCheck reports a response header's schema widened where
 // oasdiff's checks of headers (type, format, nullable, bounds) do not
 // look: an enum value added or the enum removed, a pattern removed or
-// changed, a multipleOf
-// changed to one that is not a multiple of the old, a const changed or
-// removed. A client that reads the header may get a value it does not
-// know.
+// changed, a multipleOf changed to one that is not a multiple of the old,
+// a const changed or removed. A client that reads the header may get a
+// value it does not know.
 func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSourcesMap, config *checker.Config) checker.Changes {
 	var out checker.Changes
 	forEachOperation(report, func(path, method string, op *oasdiff.MethodDiff) {
@@ -373,14 +371,13 @@ func responseHeaderCheck(report *oasdiff.Diff, sources *oasdiff.OperationsSource
 				default:
 					add(ResponseHeaderPatternChanged, "pattern", name, b, r, status)
 				}
-				// The header widened where the base is narrower than the
-				// revision. (A multipleOf removed is oasdiff's
-				// response-header-multiple-of-unset.)
-				if n, ok := multipleOfNarrowing(sd.Revision, sd.Base); ok && sd.MultipleOfDiff != nil && sd.Revision.MultipleOf != nil {
-					add(ResponseHeaderMultipleOfChanged, "multipleOf", name, n.to, n.from, status)
+				// Widened: the base's multipleOf narrows the revision's. (A
+				// multipleOf removed is oasdiff's response-header-multiple-of-unset.)
+				if _, widened := multipleOfNarrowing(sd.Revision, sd.Base); widened && sd.MultipleOfDiff != nil && sd.Revision.MultipleOf != nil {
+					add(ResponseHeaderMultipleOfChanged, "multipleOf", name, bound(sd.Base.MultipleOf), bound(sd.Revision.MultipleOf), status)
 				}
 				switch b, r := sd.Base.Const, sd.Revision.Const; {
-				case sd.ConstDiff == nil || b == nil || reflect.DeepEqual(b, r):
+				case sd.ConstDiff == nil || b == nil:
 				case r == nil:
 					add(ResponseHeaderConstRemoved, "const", name, valueText(b), status)
 				default:
@@ -738,89 +735,6 @@ func narrowings(base, revision *openapi3.Schema) []narrowing {
 		out = append(out, n)
 	}
 	return out
-}
-
-// numberBound is a lower or an upper bound of a number schema, set by
-// minimum/maximum (exclusive where OpenAPI 3.0's boolean says so) or by
-// OpenAPI 3.1's exclusiveMinimum/exclusiveMaximum.
-type numberBound struct {
-	keyword, exclusiveKeyword string
-	upper                     bool
-	read                      func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound)
-}
-
-var numberBounds = []numberBound{
-	{"minimum", "exclusiveMinimum", false, func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound) { return s.Min, s.ExclusiveMin }},
-	{"maximum", "exclusiveMaximum", true, func(s *openapi3.Schema) (*float64, openapi3.ExclusiveBound) { return s.Max, s.ExclusiveMax }},
-}
-
-// limit is the tightest value a bound of a schema allows (value nil:
-// none), and the keyword that sets it.
-type limit struct {
-	value     *float64
-	exclusive bool
-	keyword   string
-}
-
-func (nb numberBound) limit(s *openapi3.Schema) limit {
-	inclusive, exclusive := nb.read(s)
-	var l limit
-	if inclusive != nil {
-		l = limit{inclusive, exclusive.IsTrue(), nb.keyword}
-	}
-	if v := exclusive.Value; v != nil {
-		if candidate := (limit{v, true, nb.exclusiveKeyword}); nb.tighter(candidate, l) {
-			l = candidate
-		}
-	}
-	return l
-}
-
-// tighter reports whether limit a takes fewer values than b.
-func (nb numberBound) tighter(a, b limit) bool {
-	switch {
-	case a.value == nil:
-		return false
-	case b.value == nil:
-		return true
-	case *a.value == *b.value:
-		return a.exclusive && !b.exclusive
-	case nb.upper:
-		return *a.value < *b.value
-	default:
-		return *a.value > *b.value
-	}
-}
-
-// valueOf is the value s gives keyword, one of the bound's two.
-func (nb numberBound) valueOf(s *openapi3.Schema, keyword string) *float64 {
-	inclusive, exclusive := nb.read(s)
-	if keyword == nb.exclusiveKeyword {
-		return exclusive.Value
-	}
-	return inclusive
-}
-
-// multipleOfNarrowing tells whether revision's multipleOf refuses values
-// base took: set, or changed to one that the old is not a multiple of
-// (2 to 4 refuses 6; 4 to 2 refuses nothing).
-func multipleOfNarrowing(base, revision *openapi3.Schema) (narrowing, bool) {
-	b, r := base.MultipleOf, revision.MultipleOf
-	if r == nil || (b != nil && isMultiple(*b, *r)) {
-		return narrowing{}, false
-	}
-	return narrowing{"multipleOf", bound(b), bound(r)}, true
-}
-
-// isMultiple reports whether a is an integer multiple of b, computed on
-// the decimal values as written (0.3 is a multiple of 0.1).
-func isMultiple(a, b float64) bool {
-	ra, okA := new(big.Rat).SetString(strconv.FormatFloat(a, 'g', -1, 64))
-	rb, okB := new(big.Rat).SetString(strconv.FormatFloat(b, 'g', -1, 64))
-	if !okA || !okB || rb.Sign() == 0 {
-		return false
-	}
-	return new(big.Rat).Quo(ra, rb).IsInt()
 }
 
 // constNarrowing tells whether revision's const refuses values base took:

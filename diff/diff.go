@@ -427,8 +427,8 @@ func fileOf(file string, s *specs.Snapshot) string {
 }
 
 // operationLocation places a change oasdiff gives no place (a 3.1 type
-// list's null added, whose keyword is type, not nullable) at its operation:
-// in the revision, in the base for a removal, where the other has none.
+// list's null added, whose keyword is type, not nullable) at its
+// operation: in the revision (the base for a removal), else in the other.
 func (p pairing) operationLocation(removal bool, base, revision *specs.Snapshot) *Location {
 	sides := []struct {
 		side     *side

@@ -481,60 +481,6 @@ func normalizeNumberBounds(d *oasdiff.SchemaDiff) {
 	}
 }
 
-// boolForm reports a bound made exclusive by OpenAPI 3.0's boolean.
-func (nb numberBound) boolForm(s *openapi3.Schema) bool {
-	_, exclusive := nb.read(s)
-	return exclusive.IsTrue()
-}
-
-// numberForm is the bound's inclusive and exclusive values as OpenAPI 3.1
-// writes them (nil: none), as oasdiff's diff holds them.
-func (nb numberBound) numberForm(s *openapi3.Schema) (inclusive, exclusive any) {
-	v, ex := nb.read(s)
-	if v != nil && ex.IsTrue() {
-		return nil, *v
-	}
-	if v != nil {
-		inclusive = *v
-	}
-	if ex.Value != nil {
-		exclusive = *ex.Value
-	}
-	return inclusive, exclusive
-}
-
-// integers reports a schema whose values are integers only.
-func integers(s *openapi3.Schema) bool {
-	return s.Type != nil && len(*s.Type) == 1 && (*s.Type)[0] == openapi3.TypeInteger
-}
-
-// integral is the limit as the integer it allows last, inclusive: of
-// integers, < 6 allows what <= 5 does.
-func (nb numberBound) integral(l limit) limit {
-	if l.value == nil {
-		return l
-	}
-	v := *l.value
-	switch {
-	case nb.upper && l.exclusive:
-		v = math.Ceil(v) - 1
-	case nb.upper:
-		v = math.Floor(v)
-	case l.exclusive:
-		v = math.Floor(v) + 1
-	default:
-		v = math.Ceil(v)
-	}
-	return limit{value: &v, keyword: l.keyword}
-}
-
-func sameLimit(a, b limit) bool {
-	if a.value == nil || b.value == nil {
-		return a.value == nil && b.value == nil
-	}
-	return *a.value == *b.value && a.exclusive == b.exclusive
-}
-
 // normalizeBase64 drops a move between format: byte and contentEncoding:
 // base64, which say the same encoding.
 func normalizeBase64(d *oasdiff.SchemaDiff) {

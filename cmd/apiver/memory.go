@@ -100,11 +100,14 @@ func environmentSetsCollector() bool {
 // system throughout, and in huge pages (which each return splits) the
 // monthly pair's full check took 30–60 % longer.
 func budget(limit int64, hugePages bool) {
+	if environmentSetsCollector() {
+		return
+	}
 	limit = max(minimumBudget, limit)
-	if hugePages && !environmentSetsCollector() {
+	if hugePages {
 		hugePagesOnce.Do(func() { preferHugePages(min(hugePagesPerBudget*limit, maxHugePages)) })
 	}
-	if environmentSetsCollector() || settled.Load() {
+	if settled.Load() {
 		return
 	}
 	debug.SetGCPercent(gcPercent)
